@@ -1,0 +1,106 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/dqs/dqs/models"
+)
+
+// Access says which credentials a route accepts.
+type Access int
+
+const (
+	// Public routes need no credential.
+	Public Access = iota
+	// Session routes need a user's access token; API keys are refused
+	// (auth, users, api-keys and billing, per DECISIONS.md).
+	Session
+	// Any routes accept a user's access token or an API key.
+	Any
+)
+
+// limitClass picks the rate limits a route counts against.
+type limitClass int
+
+const (
+	limitGeneral limitClass = iota
+	limitAuth
+	limitUpload
+	limitJobs
+	limitBilling
+)
+
+// route is one row of the route table: everything the middleware needs to
+// authenticate, authorise and limit a request is declared here, next to the
+// handler, so no handler can forget a check.
+type route struct {
+	Method string
+	Path   string
+	Access Access
+	// Role is the least role a user needs (member when empty).
+	Role models.Role
+	// Scope is the least API key scope; empty derives it: admin for admin
+	// routes, read for GET, write otherwise.
+	Scope  models.Scope
+	Limit  limitClass
+	Handle handler
+}
+
+func (r route) scope() models.Scope {
+	switch {
+	case r.Scope != "":
+		return r.Scope
+	case r.Role == models.RoleAdmin:
+		return models.ScopeAdmin
+	case r.Method == http.MethodGet:
+		return models.ScopeRead
+	}
+	return models.ScopeWrite
+}
+
+// RouteInfo describes a route for tests and documentation.
+type RouteInfo struct {
+	Method string
+	Path   string
+	Access Access
+	Role   models.Role
+	Scope  models.Scope
+}
+
+const v1 = "/api/v1"
+
+func (s *Server) routeTable() []route {
+	admin := models.RoleAdmin
+	return []route{
+		{Method: "GET", Path: v1 + "/public/health", Access: Public, Handle: s.health},
+		{Method: "GET", Path: v1 + "/openapi.json", Access: Public, Handle: s.openAPI},
+
+		{Method: "POST", Path: v1 + "/auth/register", Access: Public, Limit: limitAuth, Handle: s.register},
+		{Method: "POST", Path: v1 + "/auth/verify-email", Access: Public, Limit: limitAuth, Handle: s.verifyEmail},
+		{Method: "POST", Path: v1 + "/auth/login", Access: Public, Limit: limitAuth, Handle: s.login},
+		{Method: "POST", Path: v1 + "/auth/totp/complete", Access: Public, Limit: limitAuth, Handle: s.totpComplete},
+		{Method: "POST", Path: v1 + "/auth/refresh", Access: Public, Limit: limitAuth, Handle: s.refresh},
+		{Method: "POST", Path: v1 + "/auth/logout", Access: Public, Limit: limitAuth, Handle: s.logout},
+		{Method: "GET", Path: v1 + "/auth/me", Access: Session, Handle: s.me},
+		{Method: "POST", Path: v1 + "/auth/totp/setup", Access: Session, Limit: limitAuth, Handle: s.totpSetup},
+		{Method: "POST", Path: v1 + "/auth/totp/enable", Access: Session, Limit: limitAuth, Handle: s.totpEnable},
+		{Method: "POST", Path: v1 + "/auth/totp/disable", Access: Session, Limit: limitAuth, Handle: s.totpDisable},
+
+		{Method: "POST", Path: v1 + "/users", Access: Session, Role: admin, Handle: s.createUser},
+		{Method: "GET", Path: v1 + "/users", Access: Session, Handle: s.listUsers},
+		{Method: "PATCH", Path: v1 + "/users/:id", Access: Session, Role: admin, Handle: s.updateUser},
+		{Method: "DELETE", Path: v1 + "/users/:id", Access: Session, Role: admin, Handle: s.deleteUser},
+
+		{Method: "POST", Path: v1 + "/api-keys", Access: Session, Role: admin, Handle: s.createAPIKey},
+		{Method: "GET", Path: v1 + "/api-keys", Access: Session, Role: admin, Handle: s.listAPIKeys},
+		{Method: "DELETE", Path: v1 + "/api-keys/:id", Access: Session, Role: admin, Handle: s.revokeAPIKey},
+
+		{Method: "GET", Path: v1 + "/org/settings", Access: Any, Handle: s.getSettings},
+		{Method: "PATCH", Path: v1 + "/org/settings", Access: Any, Role: admin, Handle: s.updateSettings},
+
+		{Method: "GET", Path: v1 + "/billing/balance", Access: Session, Handle: s.balance},
+		{Method: "POST", Path: v1 + "/billing/credits", Access: Session, Role: admin, Limit: limitBilling, Handle: s.addCredits},
+
+		{Method: "GET", Path: v1 + "/audit", Access: Any, Role: admin, Handle: s.listAudit},
+	}
+}

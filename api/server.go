@@ -1,0 +1,78 @@
+// Package api is the HTTP layer: a route table, middleware for request ids,
+// logging, credentials, organisation scope, roles and scopes, rate limits
+// and the envelope, and thin handlers that parse, authorise, call a store or
+// start a workflow, and render.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/dqs/dqs/audit"
+	"github.com/dqs/dqs/auth"
+	"github.com/dqs/dqs/config"
+	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/ratelimit"
+	"github.com/dqs/dqs/secrets"
+	"github.com/gin-gonic/gin"
+)
+
+// Workflows starts the durable work the API asks for.
+type Workflows interface {
+	// SendVerificationEmail starts the delivery of a verification e-mail.
+	SendVerificationEmail(ctx context.Context, orgID, userID string) error
+}
+
+// Deps are the API's collaborators, built by cmd/dqs.
+type Deps struct {
+	Config    *config.Config
+	Stores    *models.Stores
+	Audit     audit.Recorder
+	Limiter   ratelimit.Store
+	Signer    *auth.Signer
+	Secrets   *secrets.Box
+	Workflows Workflows
+	Logger    *slog.Logger
+	Version   string
+}
+
+// Server holds the handlers' dependencies.
+type Server struct {
+	Deps
+	engine *gin.Engine
+	routes []route
+}
+
+// New builds the HTTP handler.
+func New(d Deps) (*Server, error) {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{Deps: d}
+	e := gin.New()
+	e.HandleMethodNotAllowed = false
+	if err := e.SetTrustedProxies(d.Config.TrustedProxies); err != nil {
+		return nil, err
+	}
+	e.Use(s.requestContext, s.recoverPanics)
+	s.routes = s.routeTable()
+	for _, r := range s.routes {
+		e.Handle(r.Method, r.Path, s.chain(r)...)
+	}
+	e.NoRoute(s.anonymousLimit, func(c *gin.Context) {
+		renderError(c, errNoRoute)
+	})
+	s.engine = e
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.engine.ServeHTTP(w, r) }
+
+// Routes returns the route table (for the OpenAPI and authorisation tests).
+func (s *Server) Routes() []RouteInfo {
+	out := make([]RouteInfo, len(s.routes))
+	for i, r := range s.routes {
+		out[i] = RouteInfo{Method: r.Method, Path: r.Path, Access: r.Access, Role: r.Role, Scope: r.scope()}
+	}
+	return out
+}

@@ -1,0 +1,24 @@
+package api
+
+import (
+	"context"
+
+	"github.com/dqs/dqs/activities"
+	"github.com/dqs/dqs/workflows"
+	enums "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+)
+
+// TemporalWorkflows starts workflows on Temporal.
+type TemporalWorkflows struct{ Client client.Client }
+
+// SendVerificationEmail starts (or joins, if one is running) the e-mail
+// workflow of the user.
+func (t TemporalWorkflows) SendVerificationEmail(ctx context.Context, orgID, userID string) error {
+	_, err := t.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       workflows.VerificationEmailWorkflowID(userID),
+		TaskQueue:                workflows.TaskQueueDefault,
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, workflows.SendVerificationEmail, activities.VerificationEmailInput{OrgID: orgID, UserID: userID})
+	return err
+}

@@ -1,0 +1,235 @@
+// Package app wires configuration to constructors: database, Temporal
+// client, stores, audit writer, rate limiter, keys, mailer, the HTTP API and
+// the workers. cmd/dqs and the integration tests both build the service
+// through it, so they run the same code.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dqs/dqs/activities"
+	"github.com/dqs/dqs/api"
+	"github.com/dqs/dqs/audit"
+	"github.com/dqs/dqs/auth"
+	"github.com/dqs/dqs/config"
+	"github.com/dqs/dqs/mailer"
+	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/ratelimit"
+	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/worker"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+)
+
+// Options choose what one process runs.
+type Options struct {
+	API     bool // serve HTTP
+	Worker  bool // run Temporal workers and ensure schedules
+	Version string
+	Logger  *slog.Logger
+	// Temporal is an existing client (tests); nil dials the configured address.
+	Temporal client.Client
+}
+
+// App is a built service.
+type App struct {
+	Config   *config.Config
+	Logger   *slog.Logger
+	DB       *models.DB
+	Stores   *models.Stores
+	Temporal client.Client
+	Audit    *audit.Writer
+	API      *api.Server
+	Workers  *worker.Workers
+
+	ownsTemporal bool
+}
+
+// NewLogger returns the JSON logger of the configured level.
+func NewLogger(cfg *config.Config, w *os.File) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// DatabaseURL resolves the configured database (SQLite under the data
+// directory by default).
+func DatabaseURL(cfg *config.Config) string {
+	if cfg.DatabaseURL != "" {
+		return cfg.DatabaseURL
+	}
+	return "sqlite:" + filepath.Join(cfg.DataDir, "dqs.db")
+}
+
+// OpenDatabase opens and migrates the configured database.
+func OpenDatabase(ctx context.Context, cfg *config.Config) (*models.DB, error) {
+	db, err := models.Open(DatabaseURL(cfg))
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// New builds the service. It migrates the database first, so every process
+// shape starts against the schema it expects.
+func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
+	a := &App{Config: cfg, Logger: opt.Logger}
+	if a.Logger == nil {
+		a.Logger = NewLogger(cfg, os.Stderr)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			a.Close(context.Background())
+		}
+	}()
+	jwtKey, box, err := loadKeys(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if a.DB, err = OpenDatabase(ctx, cfg); err != nil {
+		return nil, err
+	}
+	a.Stores = models.NewStores(a.DB)
+	a.Audit = audit.NewWriter(a.Stores.Audit, a.Logger)
+
+	a.Temporal = opt.Temporal
+	if a.Temporal == nil {
+		a.Temporal, err = client.DialContext(ctx, client.Options{
+			HostPort:  cfg.TemporalAddress,
+			Namespace: cfg.TemporalNamespace,
+			Logger:    tlog.NewStructuredLogger(a.Logger.With("component", "temporal")),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("connect to Temporal at %s: %w (is the Temporal server running? `make run` starts one)", cfg.TemporalAddress, err)
+		}
+		a.ownsTemporal = true
+	}
+
+	if opt.Worker {
+		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger}
+		if err := worker.Setup(ctx, a.Temporal); err != nil {
+			return nil, err
+		}
+		if a.Workers, err = worker.Start(a.Temporal, acts); err != nil {
+			return nil, err
+		}
+	}
+	if opt.API {
+		signer, err := auth.NewSigner(jwtKey)
+		if err != nil {
+			return nil, err
+		}
+		a.API, err = api.New(api.Deps{
+			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
+			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal},
+			Logger: a.Logger, Version: opt.Version,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	ok = true
+	return a, nil
+}
+
+// loadKeys returns the JWT key and the secrets box. Without configured keys
+// the single-machine shape generates them once into the data directory; a
+// PostgreSQL (cluster) deployment must configure them, because replicas
+// must share them.
+func loadKeys(cfg *config.Config) ([]byte, *secrets.Box, error) {
+	cluster := strings.HasPrefix(cfg.DatabaseURL, "postgres")
+	if cluster && (cfg.JWTSecret == "" || cfg.EncryptionKey == "") {
+		return nil, nil, errors.New("with PostgreSQL, set DQS_JWT_SECRET and DQS_ENCRYPTION_KEY: every replica must use the same keys")
+	}
+	var jwtKey []byte
+	var err error
+	if cfg.JWTSecret != "" {
+		jwtKey = []byte(cfg.JWTSecret)
+		if len(jwtKey) < 32 {
+			return nil, nil, errors.New("DQS_JWT_SECRET must be at least 32 bytes")
+		}
+	} else if jwtKey, err = secrets.LoadOrCreateKeyFile(filepath.Join(cfg.DataDir, "jwt.key"), 32); err != nil {
+		return nil, nil, err
+	}
+	var encKey []byte
+	if cfg.EncryptionKey != "" {
+		if encKey, err = secrets.DecodeKey(cfg.EncryptionKey, secrets.KeySize); err != nil {
+			return nil, nil, fmt.Errorf("DQS_ENCRYPTION_KEY: %w", err)
+		}
+	} else if encKey, err = secrets.LoadOrCreateKeyFile(filepath.Join(cfg.DataDir, "encryption.key"), secrets.KeySize); err != nil {
+		return nil, nil, err
+	}
+	box, err := secrets.NewBox(encKey)
+	return jwtKey, box, err
+}
+
+func newMailer(cfg *config.Config) mailer.Mailer {
+	if cfg.SMTPHost == "" {
+		return mailer.NewOutbox(cfg.OutboxDir, cfg.SMTPFrom)
+	}
+	return mailer.NewSMTP(mailer.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername,
+		Password: cfg.SMTPPassword, From: cfg.SMTPFrom, TLS: cfg.SMTPTLS})
+}
+
+// Serve serves the API on the configured address until ctx ends, then
+// shuts down gracefully.
+func (a *App) Serve(ctx context.Context) error {
+	ln, err := net.Listen("tcp", a.Config.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.Config.HTTPAddr, err)
+	}
+	return a.ServeListener(ctx, ln)
+}
+
+// ServeListener serves the API on ln until ctx ends.
+func (a *App) ServeListener(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: a.API, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Close stops the workers, writes the queued audit entries and closes the
+// connections.
+func (a *App) Close(ctx context.Context) {
+	if a.Workers != nil {
+		a.Workers.Stop()
+	}
+	if a.Audit != nil {
+		flush, cancel := context.WithTimeout(ctx, 10*time.Second)
+		if err := a.Audit.Close(flush); err != nil {
+			a.Logger.Error("audit entries not flushed", "error", err)
+		}
+		cancel()
+	}
+	if a.ownsTemporal && a.Temporal != nil {
+		a.Temporal.Close()
+	}
+	if a.DB != nil {
+		a.DB.Close()
+	}
+}

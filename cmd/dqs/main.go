@@ -1,0 +1,99 @@
+// Command dqs is the data quality service: one binary whose subcommands run
+// the API, the worker, both at once (the single-machine shape) or the
+// database migrations.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/dqs/dqs/app"
+	"github.com/dqs/dqs/config"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+const usage = `dqs — the data quality service
+
+Usage:
+  dqs dev       API and worker in one process (single machine; SQLite by default)
+  dqs api       the HTTP API only (cluster shape)
+  dqs worker    the Temporal worker only (cluster shape)
+  dqs migrate   apply database migrations and exit
+  dqs version   print the version
+  dqs --help    this text
+
+Configuration is read from the environment:
+
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		config.PrintHelp(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cfg, err := config.Load(config.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "dqs: configuration:", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch args[0] {
+	case "version":
+		fmt.Fprintln(stdout, version)
+		return 0
+	case "migrate":
+		db, err := app.OpenDatabase(ctx, cfg)
+		if err != nil {
+			fmt.Fprintln(stderr, "dqs migrate:", err)
+			return 1
+		}
+		db.Close()
+		fmt.Fprintln(stdout, "dqs migrate: database is up to date")
+		return 0
+	case "dev":
+		return serve(ctx, cfg, app.Options{API: true, Worker: true, Version: version}, stdout, stderr)
+	case "api":
+		return serve(ctx, cfg, app.Options{API: true, Version: version}, stdout, stderr)
+	case "worker":
+		return serve(ctx, cfg, app.Options{Worker: true, Version: version}, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "dqs: unknown command %q; run dqs --help\n", args[0])
+	return 2
+}
+
+func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, stderr io.Writer) int {
+	a, err := app.New(ctx, cfg, opt)
+	if err != nil {
+		fmt.Fprintln(stderr, "dqs:", err)
+		return 1
+	}
+	defer a.Close(context.Background())
+	if opt.API {
+		fmt.Fprintf(stdout, "DQS %s\n  API          http://localhost%s/api/v1 (health: /api/v1/public/health, reference: /api/v1/openapi.json)\n  Temporal UI  %s\n",
+			version, cfg.HTTPAddr, cfg.TemporalUIURL)
+		if err := a.Serve(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "dqs:", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "DQS %s worker polling Temporal at %s\n", version, cfg.TemporalAddress)
+	<-ctx.Done()
+	return 0
+}

@@ -1,0 +1,216 @@
+// Package config reads the service's settings from DQS_* environment
+// variables. Every setting has a working default for the single-machine shape
+// (`make run`); the cluster shape overrides the database, Temporal and e-mail
+// settings. `dqs --help` prints the table below, so it is the one list.
+package config
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/dqs/dqs/ratelimit"
+)
+
+// Config holds every setting of the service.
+type Config struct {
+	HTTPAddr          string
+	AppURL            string
+	DataDir           string
+	DatabaseURL       string
+	TemporalAddress   string
+	TemporalNamespace string
+	TemporalUIURL     string
+	JWTSecret         string
+	EncryptionKey     string
+	AccessTokenTTL    time.Duration
+	RefreshTokenTTL   time.Duration
+	OutboxDir         string
+	SMTPHost          string
+	SMTPPort          int
+	SMTPUsername      string
+	SMTPPassword      string
+	SMTPFrom          string
+	SMTPTLS           string
+	LogLevel          string
+	TrustedProxies    []string
+	Limits            Limits
+}
+
+// Limits are the rate limits of DECISIONS.md; each may be overridden as
+// "COUNT/DURATION", e.g. DQS_RATE_LIMIT_AUTH=10/1m.
+type Limits struct {
+	Auth    ratelimit.Rule // per client IP, authentication endpoints
+	General ratelimit.Rule // per user or API key (per IP when anonymous)
+	Upload  ratelimit.Rule // per user, uploads and prescan
+	Jobs    ratelimit.Rule // per user, job create and start
+	Billing ratelimit.Rule // per organisation, adding credits
+	WS      ratelimit.Rule // per client IP, WebSocket connections
+}
+
+type setting struct {
+	name, def, help string
+	secret          bool
+	set             func(c *Config, v string) error
+}
+
+func str(p func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, v string) error { *p(c) = v; return nil }
+}
+
+func dur(p func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("want a positive duration such as 15m")
+		}
+		*p(c) = d
+		return nil
+	}
+}
+
+func rule(p func(*Config) *ratelimit.Rule) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		r, err := ParseRule(v)
+		if err != nil {
+			return err
+		}
+		*p(c) = r
+		return nil
+	}
+}
+
+// ParseRule reads a rate limit written "COUNT/DURATION", e.g. "600/1m".
+func ParseRule(v string) (ratelimit.Rule, error) {
+	n, w, ok := strings.Cut(v, "/")
+	count, err := strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err != nil || count < 1 {
+		return ratelimit.Rule{}, fmt.Errorf("want COUNT/DURATION such as 600/1m")
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(w))
+	if err != nil || d <= 0 {
+		return ratelimit.Rule{}, fmt.Errorf("want COUNT/DURATION such as 600/1m")
+	}
+	return ratelimit.Rule{Limit: count, Window: d}, nil
+}
+
+var settings = []setting{
+	{name: "DQS_HTTP_ADDR", def: ":8080", help: "address the API listens on", set: str(func(c *Config) *string { return &c.HTTPAddr })},
+	{name: "DQS_APP_URL", def: "http://localhost:8080", help: "public base URL, used in e-mailed links", set: str(func(c *Config) *string { return &c.AppURL })},
+	{name: "DQS_DATA_DIR", def: "./data", help: "directory for the SQLite database, generated keys and the e-mail outbox", set: str(func(c *Config) *string { return &c.DataDir })},
+	{name: "DQS_DATABASE_URL", def: "", help: "postgres://… for PostgreSQL, or sqlite:PATH; empty means SQLite at $DQS_DATA_DIR/dqs.db", secret: true, set: str(func(c *Config) *string { return &c.DatabaseURL })},
+	{name: "DQS_TEMPORAL_ADDRESS", def: "127.0.0.1:7233", help: "Temporal frontend host:port", set: str(func(c *Config) *string { return &c.TemporalAddress })},
+	{name: "DQS_TEMPORAL_NAMESPACE", def: "default", help: "Temporal namespace", set: str(func(c *Config) *string { return &c.TemporalNamespace })},
+	{name: "DQS_TEMPORAL_UI_URL", def: "http://localhost:8233", help: "Temporal Web UI address, printed at start", set: str(func(c *Config) *string { return &c.TemporalUIURL })},
+	{name: "DQS_JWT_SECRET", def: "", help: "HMAC key for access tokens (32+ bytes); empty means generated once into $DQS_DATA_DIR/jwt.key", secret: true, set: str(func(c *Config) *string { return &c.JWTSecret })},
+	{name: "DQS_ENCRYPTION_KEY", def: "", help: "base64 32-byte key encrypting secrets at rest (TOTP seeds, source credentials); empty means generated once into $DQS_DATA_DIR/encryption.key", secret: true, set: str(func(c *Config) *string { return &c.EncryptionKey })},
+	{name: "DQS_ACCESS_TOKEN_TTL", def: "15m", help: "lifetime of access tokens", set: dur(func(c *Config) *time.Duration { return &c.AccessTokenTTL })},
+	{name: "DQS_REFRESH_TOKEN_TTL", def: "720h", help: "lifetime of refresh tokens", set: dur(func(c *Config) *time.Duration { return &c.RefreshTokenTTL })},
+	{name: "DQS_OUTBOX_DIR", def: "", help: "where e-mail is written as .eml files when no SMTP host is set; empty means $DQS_DATA_DIR/outbox", set: str(func(c *Config) *string { return &c.OutboxDir })},
+	{name: "DQS_SMTP_HOST", def: "", help: "SMTP server; when set, e-mail is sent over SMTP instead of the outbox", set: str(func(c *Config) *string { return &c.SMTPHost })},
+	{name: "DQS_SMTP_PORT", def: "587", help: "SMTP port", set: func(c *Config, v string) error {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 1 || p > 65535 {
+			return fmt.Errorf("want a port number")
+		}
+		c.SMTPPort = p
+		return nil
+	}},
+	{name: "DQS_SMTP_USERNAME", def: "", help: "SMTP user (AUTH PLAIN when set)", set: str(func(c *Config) *string { return &c.SMTPUsername })},
+	{name: "DQS_SMTP_PASSWORD", def: "", help: "SMTP password", secret: true, set: str(func(c *Config) *string { return &c.SMTPPassword })},
+	{name: "DQS_SMTP_FROM", def: "DQS <no-reply@dqs.local>", help: "sender address of e-mail", set: str(func(c *Config) *string { return &c.SMTPFrom })},
+	{name: "DQS_SMTP_TLS", def: "starttls", help: "SMTP transport security: starttls, tls or none", set: func(c *Config, v string) error {
+		switch v {
+		case "starttls", "tls", "none":
+			c.SMTPTLS = v
+			return nil
+		}
+		return fmt.Errorf("want starttls, tls or none")
+	}},
+	{name: "DQS_LOG_LEVEL", def: "info", help: "debug, info, warn or error", set: func(c *Config, v string) error {
+		switch v {
+		case "debug", "info", "warn", "error":
+			c.LogLevel = v
+			return nil
+		}
+		return fmt.Errorf("want debug, info, warn or error")
+	}},
+	{name: "DQS_TRUSTED_PROXIES", def: "", help: "comma-separated proxy IPs/CIDRs whose X-Forwarded-For is trusted for the client IP", set: func(c *Config, v string) error {
+		c.TrustedProxies = nil
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				c.TrustedProxies = append(c.TrustedProxies, p)
+			}
+		}
+		return nil
+	}},
+	{name: "DQS_RATE_LIMIT_AUTH", def: "10/1m", help: "authentication endpoints, per client IP", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Auth })},
+	{name: "DQS_RATE_LIMIT_GENERAL", def: "600/1m", help: "every other endpoint, per user or API key", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.General })},
+	{name: "DQS_RATE_LIMIT_UPLOAD", def: "30/1m", help: "uploads and prescan, per user", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Upload })},
+	{name: "DQS_RATE_LIMIT_JOBS", def: "20/1h", help: "job create and start, per user", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Jobs })},
+	{name: "DQS_RATE_LIMIT_BILLING", def: "10/1h", help: "adding credits, per organisation", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Billing })},
+	{name: "DQS_RATE_LIMIT_WS", def: "30/1m", help: "WebSocket connections, per client IP", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.WS })},
+}
+
+// Load reads the configuration from the environment through getenv
+// (os.Getenv in production, a map in tests). An invalid value is an error
+// naming the variable but never echoing a secret value.
+func Load(getenv func(string) string) (*Config, error) {
+	c := &Config{}
+	for _, s := range settings {
+		v := getenv(s.name)
+		if v == "" {
+			v = s.def
+		}
+		if err := s.set(c, v); err != nil {
+			if s.secret {
+				return nil, fmt.Errorf("%s: invalid value: %v", s.name, err)
+			}
+			return nil, fmt.Errorf("%s=%q: %v", s.name, v, err)
+		}
+	}
+	if c.OutboxDir == "" {
+		c.OutboxDir = filepath.Join(c.DataDir, "outbox")
+	}
+	return c, nil
+}
+
+// Defaults is the configuration with no environment set.
+func Defaults() *Config {
+	c, err := Load(func(string) string { return "" })
+	if err != nil {
+		panic("config: defaults do not parse: " + err.Error())
+	}
+	return c
+}
+
+// PrintHelp writes the table of settings, their defaults and meaning.
+func PrintHelp(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "VARIABLE\tDEFAULT\tMEANING")
+	for _, s := range settings {
+		def := s.def
+		if def == "" {
+			def = "(empty)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.name, def, s.help)
+	}
+	tw.Flush()
+}
+
+// Names lists every setting's variable name (for tests and docs).
+func Names() []string {
+	out := make([]string, len(settings))
+	for i, s := range settings {
+		out[i] = s.name
+	}
+	return out
+}
+
+// Getenv is os.Getenv, named for Load's callers.
+var Getenv = os.Getenv

@@ -1,0 +1,100 @@
+package models
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-gormigrate/gormigrate/v2"
+	"gorm.io/gorm"
+)
+
+// migrations are explicit and ordered; an applied migration is never edited,
+// a change is a new one. Each creates tables from structs frozen inside it,
+// so later edits of the live models cannot change what an old migration did.
+var migrations = []*gormigrate.Migration{
+	{
+		ID: "202611210001_accounts",
+		Migrate: func(tx *gorm.DB) error {
+			type organization Organization
+			type user User
+			type refreshToken RefreshToken
+			type emailVerification EmailVerification
+			type apiKey APIKey
+			type auditLog AuditLog
+			tables := []struct {
+				name  string
+				model any
+			}{
+				{"organizations", &organization{}},
+				{"users", &user{}},
+				{"refresh_tokens", &refreshToken{}},
+				{"email_verifications", &emailVerification{}},
+				{"api_keys", &apiKey{}},
+				{"audit_logs", &auditLog{}},
+			}
+			for _, t := range tables {
+				if err := tx.Table(t.name).Migrator().CreateTable(t.model); err != nil {
+					return fmt.Errorf("create %s: %w", t.name, err)
+				}
+			}
+			return nil
+		},
+	},
+	{
+		ID: "202611210002_audit_append_only",
+		Migrate: func(tx *gorm.DB) error {
+			for _, stmt := range appendOnlyTriggers(tx.Dialector.Name(), "audit_logs") {
+				if err := tx.Exec(stmt).Error; err != nil {
+					return fmt.Errorf("audit append-only trigger: %w", err)
+				}
+			}
+			return nil
+		},
+	},
+}
+
+// appendOnlyTriggers returns the statements that make table refuse UPDATE
+// and DELETE in the database itself, so not even a bug or a hand-written
+// query in the service can rewrite history.
+func appendOnlyTriggers(dialect, table string) []string {
+	if dialect == "postgres" {
+		return []string{
+			`CREATE OR REPLACE FUNCTION dqs_append_only() RETURNS trigger AS $$
+BEGIN
+  RAISE EXCEPTION 'table % is append-only', TG_TABLE_NAME;
+END;
+$$ LANGUAGE plpgsql`,
+			fmt.Sprintf(`CREATE TRIGGER %[1]s_append_only BEFORE UPDATE OR DELETE ON %[1]s FOR EACH ROW EXECUTE FUNCTION dqs_append_only()`, table),
+			fmt.Sprintf(`CREATE TRIGGER %[1]s_no_truncate BEFORE TRUNCATE ON %[1]s FOR EACH STATEMENT EXECUTE FUNCTION dqs_append_only()`, table),
+		}
+	}
+	return []string{
+		fmt.Sprintf(`CREATE TRIGGER %[1]s_no_update BEFORE UPDATE ON %[1]s BEGIN SELECT RAISE(ABORT, '%[1]s is append-only'); END`, table),
+		fmt.Sprintf(`CREATE TRIGGER %[1]s_no_delete BEFORE DELETE ON %[1]s BEGIN SELECT RAISE(ABORT, '%[1]s is append-only'); END`, table),
+	}
+}
+
+// Migrate applies every pending migration in order. It is what `dqs migrate`
+// runs and what `dqs dev` runs at start.
+func (d *DB) Migrate(ctx context.Context) error {
+	m := gormigrate.New(d.Gorm.WithContext(ctx), &gormigrate.Options{
+		TableName:                 "schema_migrations",
+		IDColumnName:              "id",
+		IDColumnSize:              100,
+		UseTransaction:            true,
+		ValidateUnknownMigrations: true,
+	}, migrations)
+	if err := m.Migrate(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// MigrationIDs lists the migrations in order (for tests and `dqs migrate`).
+func MigrationIDs() []string {
+	ids := make([]string, len(migrations))
+	for i, m := range migrations {
+		ids[i] = m.ID
+	}
+	return ids
+}

@@ -1,0 +1,25 @@
+package models
+
+// Stores bundles the stores of one database.
+type Stores struct {
+	DB                 *DB
+	Orgs               Orgs
+	Users              Users
+	RefreshTokens      RefreshTokens
+	EmailVerifications EmailVerifications
+	APIKeys            APIKeys
+	Audit              AuditLogs
+}
+
+// NewStores returns the stores over db.
+func NewStores(db *DB) *Stores {
+	return &Stores{
+		DB:                 db,
+		Orgs:               Orgs{db},
+		Users:              Users{db},
+		RefreshTokens:      RefreshTokens{db},
+		EmailVerifications: EmailVerifications{db},
+		APIKeys:            APIKeys{db},
+		Audit:              AuditLogs{db},
+	}
+}

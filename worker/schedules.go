@@ -1,0 +1,191 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	enums "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+)
+
+// scheduleTimeZone is the zone every Schedule's cron is evaluated in.
+const scheduleTimeZone = "UTC"
+
+// Schedule describes one Temporal Schedule the service needs to exist.
+type Schedule struct {
+	ID         string // stable schedule id, e.g. "dqs-purge-expired-tokens"
+	Cron       string // standard five-field cron, evaluated in UTC
+	Workflow   any    // workflow function or name
+	Args       []any
+	TaskQueue  string
+	WorkflowID string                      // id of each started workflow (Temporal appends the time); defaults to ID
+	Overlap    enums.ScheduleOverlapPolicy // default SKIP when zero
+	Note       string                      // set when the schedule is created; later runs leave the state alone
+}
+
+// EnsureSchedules creates each schedule, or, when it already exists, updates
+// its spec and action to match. Safe to call on every worker start and from
+// many workers at once.
+//
+// Existing schedules get their Spec, Action and Policy replaced; their State
+// (paused flag, note, remaining actions) is kept, so a schedule an operator
+// paused stays paused. All schedules are validated before any is touched;
+// after that the first failure stops the run and is returned wrapped with the
+// schedule id.
+func EnsureSchedules(ctx context.Context, c client.Client, schedules []Schedule) error {
+	seen := make(map[string]bool, len(schedules))
+	for _, s := range schedules {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("schedule %q: %w", s.ID, err)
+		}
+		if seen[s.ID] {
+			return fmt.Errorf("schedule %q: listed more than once", s.ID)
+		}
+		seen[s.ID] = true
+	}
+	if len(schedules) == 0 {
+		return nil
+	}
+	if c == nil {
+		return errors.New("ensure schedules: nil Temporal client")
+	}
+	sc := c.ScheduleClient()
+	for _, s := range schedules {
+		if err := ensureSchedule(ctx, sc, s); err != nil {
+			return fmt.Errorf("schedule %q: %w", s.ID, err)
+		}
+	}
+	return nil
+}
+
+// ensureAttempts bounds how often ensureSchedule retries the create-or-update
+// round when the schedule is in a transient state (just created by another
+// worker and not yet queryable, or deleted between Create and Update).
+const ensureAttempts = 5
+
+func ensureSchedule(ctx context.Context, sc client.ScheduleClient, s Schedule) error {
+	for attempt := 1; ; attempt++ {
+		err := createOrUpdate(ctx, sc, s)
+		if err == nil || attempt == ensureAttempts || !isTransient(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (after: %w)", ctx.Err(), err)
+		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+		}
+	}
+}
+
+func createOrUpdate(ctx context.Context, sc client.ScheduleClient, s Schedule) error {
+	spec, action, policy := s.spec(), s.action(), s.policies()
+
+	_, err := sc.Create(ctx, client.ScheduleOptions{
+		ID:            s.ID,
+		Spec:          spec,
+		Action:        action,
+		Overlap:       policy.Overlap,
+		CatchupWindow: policy.CatchupWindow,
+		Note:          s.Note,
+	})
+	if err == nil {
+		return nil
+	}
+	if !isAlreadyExists(err) {
+		return fmt.Errorf("create: %w", err)
+	}
+
+	// It exists (created by an earlier start or by a concurrent worker):
+	// bring spec, action and policy in line. Concurrent updates all write the
+	// same content, so last-writer-wins is harmless.
+	err = sc.GetHandle(ctx, s.ID).Update(ctx, client.ScheduleUpdateOptions{
+		DoUpdate: func(in client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
+			sched := in.Description.Schedule
+			specCopy := spec
+			sched.Spec = &specCopy
+			sched.Action = action
+			policyCopy := policy
+			sched.Policy = &policyCopy
+			if sched.State == nil {
+				sched.State = &client.ScheduleState{}
+			}
+			return &client.ScheduleUpdate{Schedule: &sched}, nil
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("update: %w", err)
+	}
+	return nil
+}
+
+func isTransient(err error) bool {
+	var notFound *serviceerror.NotFound
+	var notReady *serviceerror.WorkflowNotReady
+	return errors.As(err, &notFound) || errors.As(err, &notReady)
+}
+
+func isAlreadyExists(err error) bool {
+	if errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
+		return true
+	}
+	var alreadyExists *serviceerror.AlreadyExists
+	if errors.As(err, &alreadyExists) {
+		return true
+	}
+	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
+	return errors.As(err, &alreadyStarted)
+}
+
+func (s Schedule) validate() error {
+	switch {
+	case strings.TrimSpace(s.ID) == "":
+		return errors.New("empty ID")
+	case s.Workflow == nil:
+		return errors.New("no Workflow")
+	case s.TaskQueue == "":
+		return errors.New("empty TaskQueue")
+	}
+	if name, ok := s.Workflow.(string); ok && name == "" {
+		return errors.New("empty Workflow name")
+	}
+	if strings.Contains(s.Cron, "TZ=") {
+		return fmt.Errorf("cron %q: time zone prefixes are not allowed, crons are always evaluated in %s", s.Cron, scheduleTimeZone)
+	}
+	if n := len(strings.Fields(s.Cron)); n != 5 {
+		return fmt.Errorf("cron %q: want 5 fields (minute hour day-of-month month day-of-week), got %d", s.Cron, n)
+	}
+	return nil
+}
+
+func (s Schedule) spec() client.ScheduleSpec {
+	return client.ScheduleSpec{
+		CronExpressions: []string{s.Cron},
+		TimeZoneName:    scheduleTimeZone,
+	}
+}
+
+func (s Schedule) action() *client.ScheduleWorkflowAction {
+	workflowID := s.WorkflowID
+	if workflowID == "" {
+		workflowID = s.ID
+	}
+	return &client.ScheduleWorkflowAction{
+		ID:        workflowID,
+		Workflow:  s.Workflow,
+		Args:      s.Args,
+		TaskQueue: s.TaskQueue,
+	}
+}
+
+func (s Schedule) policies() client.SchedulePolicies {
+	overlap := s.Overlap
+	if overlap == enums.SCHEDULE_OVERLAP_POLICY_UNSPECIFIED {
+		overlap = enums.SCHEDULE_OVERLAP_POLICY_SKIP
+	}
+	return client.SchedulePolicies{Overlap: overlap}
+}
