@@ -319,4 +319,3 @@ func isNotFound(err error) bool { return errors.Is(err, errs.ErrNotFound) }
 
 // clientIP is the caller's address as the audit log records it.
 func clientIP(c *gin.Context) string { return c.ClientIP() }
-

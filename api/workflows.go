@@ -10,14 +10,17 @@ import (
 )
 
 // TemporalWorkflows starts workflows on Temporal.
-type TemporalWorkflows struct{ Client client.Client }
+type TemporalWorkflows struct {
+	Client client.Client
+	Names  workflows.Names
+}
 
 // SendVerificationEmail starts (or joins, if one is running) the e-mail
 // workflow of the user.
 func (t TemporalWorkflows) SendVerificationEmail(ctx context.Context, orgID, userID string) error {
 	_, err := t.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       workflows.VerificationEmailWorkflowID(userID),
-		TaskQueue:                workflows.TaskQueueDefault,
+		TaskQueue:                t.Names.Default,
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 	}, workflows.SendVerificationEmail, activities.VerificationEmailInput{OrgID: orgID, UserID: userID})
 	return err

@@ -26,6 +26,7 @@ import (
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/secrets"
 	"github.com/dqs/dqs/worker"
+	"github.com/dqs/dqs/workflows"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 )
@@ -119,12 +120,13 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		a.ownsTemporal = true
 	}
 
+	names := workflows.NamesFor(cfg.TemporalPrefix)
 	if opt.Worker {
 		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger}
-		if err := worker.Setup(ctx, a.Temporal); err != nil {
+		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}
-		if a.Workers, err = worker.Start(a.Temporal, acts); err != nil {
+		if a.Workers, err = worker.Start(a.Temporal, names, acts); err != nil {
 			return nil, err
 		}
 	}
@@ -135,7 +137,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		}
 		a.API, err = api.New(api.Deps{
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
-			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal},
+			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Logger: a.Logger, Version: opt.Version,
 		})
 		if err != nil {

@@ -79,6 +79,11 @@ func CheckPassword(encoded, pw string) (bool, error) {
 	if err != nil {
 		return false, errBadHash
 	}
+	// argon2 panics on degenerate parameters; a corrupt stored hash must be
+	// an error, and absurd costs must not stall a login.
+	if t < 1 || t > 10 || p < 1 || mem < 8*uint32(p) || mem > 1<<20 || len(want) < 16 || len(want) > 64 || len(salt) < 8 {
+		return false, errBadHash
+	}
 	if len(pw) > maxPasswordLength {
 		return false, nil
 	}

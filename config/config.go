@@ -26,6 +26,7 @@ type Config struct {
 	TemporalAddress   string
 	TemporalNamespace string
 	TemporalUIURL     string
+	TemporalPrefix    string
 	JWTSecret         string
 	EncryptionKey     string
 	AccessTokenTTL    time.Duration
@@ -106,6 +107,15 @@ var settings = []setting{
 	{name: "DQS_DATABASE_URL", def: "", help: "postgres://… for PostgreSQL, or sqlite:PATH; empty means SQLite at $DQS_DATA_DIR/dqs.db", secret: true, set: str(func(c *Config) *string { return &c.DatabaseURL })},
 	{name: "DQS_TEMPORAL_ADDRESS", def: "127.0.0.1:7233", help: "Temporal frontend host:port", set: str(func(c *Config) *string { return &c.TemporalAddress })},
 	{name: "DQS_TEMPORAL_NAMESPACE", def: "default", help: "Temporal namespace", set: str(func(c *Config) *string { return &c.TemporalNamespace })},
+	{name: "DQS_TEMPORAL_PREFIX", def: "dqs", help: "prefix of task queue and schedule names, so deployments can share a namespace", set: func(c *Config, v string) error {
+		for _, r := range v {
+			if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+				return fmt.Errorf("want letters, digits, - or _")
+			}
+		}
+		c.TemporalPrefix = v
+		return nil
+	}},
 	{name: "DQS_TEMPORAL_UI_URL", def: "http://localhost:8233", help: "Temporal Web UI address, printed at start", set: str(func(c *Config) *string { return &c.TemporalUIURL })},
 	{name: "DQS_JWT_SECRET", def: "", help: "HMAC key for access tokens (32+ bytes); empty means generated once into $DQS_DATA_DIR/jwt.key", secret: true, set: str(func(c *Config) *string { return &c.JWTSecret })},
 	{name: "DQS_ENCRYPTION_KEY", def: "", help: "base64 32-byte key encrypting secrets at rest (TOTP seeds, source credentials); empty means generated once into $DQS_DATA_DIR/encryption.key", secret: true, set: str(func(c *Config) *string { return &c.EncryptionKey })},

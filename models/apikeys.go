@@ -19,12 +19,8 @@ type APIKeys struct{ db *DB }
 func (s APIKeys) Create(ctx context.Context, orgID string, k *APIKey) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
 		c := s.db.conn(ctx)
-		// Serialise key creation per organisation on PostgreSQL, so two
-		// concurrent requests cannot both pass the count check.
-		if s.db.Dialect == Postgres {
-			if err := c.Exec("SELECT id FROM organizations WHERE id = ? FOR UPDATE", orgID).Error; err != nil {
-				return err
-			}
+		if err := s.db.lockOrg(ctx, orgID); err != nil {
+			return err
 		}
 		var n int64
 		if err := c.Model(&APIKey{}).Where("org_id = ? AND revoked_at IS NULL", orgID).Count(&n).Error; err != nil {
@@ -55,6 +51,7 @@ func (s APIKeys) List(ctx context.Context, orgID string, p Page) ([]APIKey, int6
 
 // Revoke revokes key id; an unknown, foreign or already revoked key is not found.
 func (s APIKeys) Revoke(ctx context.Context, orgID, id string, now time.Time) (*APIKey, error) {
+	now = now.UTC()
 	var k APIKey
 	err := s.db.WithTx(ctx, func(ctx context.Context) error {
 		c := s.db.conn(ctx)
@@ -88,6 +85,7 @@ func (s APIKeys) AuthenticateByHash(ctx context.Context, h string) (*APIKey, err
 // TouchLastUsed records a use; it writes at most once a minute per key so a
 // busy integration does not turn every read into a write.
 func (s APIKeys) TouchLastUsed(ctx context.Context, orgID, id string, now time.Time) error {
+	now = now.UTC()
 	return s.db.conn(ctx).Model(&APIKey{}).
 		Where("org_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)", orgID, id, now.Add(-time.Minute)).
 		Update("last_used_at", now).Error

@@ -127,3 +127,14 @@ func (d *DB) conn(ctx context.Context) *gorm.DB {
 	}
 	return d.Gorm.WithContext(ctx)
 }
+
+// lockOrg serialises, within the current transaction, the writes of one
+// organisation whose checks count rows (the last admin, the API key limit),
+// so two concurrent requests cannot both pass the check. SQLite needs no
+// lock: its transactions take the write lock when they begin.
+func (d *DB) lockOrg(ctx context.Context, orgID string) error {
+	if d.Dialect != Postgres {
+		return nil
+	}
+	return d.conn(ctx).Exec("SELECT id FROM organizations WHERE id = ? FOR UPDATE", orgID).Error
+}

@@ -33,7 +33,9 @@ var scopeRank = map[Scope]int{ScopeRead: 1, ScopeScan: 2, ScopeWrite: 3, ScopeAd
 func (s Scope) Valid() bool { return scopeRank[s] > 0 }
 
 // Includes reports whether a key of scope s may do what needs scope need.
-func (s Scope) Includes(need Scope) bool { return scopeRank[s] >= scopeRank[need] && scopeRank[need] > 0 }
+func (s Scope) Includes(need Scope) bool {
+	return scopeRank[s] >= scopeRank[need] && scopeRank[need] > 0
+}
 
 // Organization is a tenant. Its settings live on the row; its token balance
 // is changed only by atomic updates.

@@ -31,6 +31,7 @@ var errRefreshInvalid = errs.Unauthorized("invalid or expired refresh token")
 // family, atomically. The organisation comes from the token found. A token
 // already rotated revokes its whole family and answers ErrRefreshReused.
 func (s RefreshTokens) Rotate(ctx context.Context, oldHash string, next *RefreshToken, now time.Time) (*RefreshToken, error) {
+	now = now.UTC()
 	var old RefreshToken
 	reused := false
 	err := s.db.WithTx(ctx, func(ctx context.Context) error {
@@ -74,6 +75,7 @@ func (s RefreshTokens) Rotate(ctx context.Context, oldHash string, next *Refresh
 // RevokeFamilyByHash revokes the family of the token with hash h (logout);
 // it returns the token found, or not_found.
 func (s RefreshTokens) RevokeFamilyByHash(ctx context.Context, h string, now time.Time) (*RefreshToken, error) {
+	now = now.UTC()
 	var t RefreshToken
 	err := s.db.WithTx(ctx, func(ctx context.Context) error {
 		c := s.db.conn(ctx)
@@ -96,6 +98,7 @@ func (s RefreshTokens) RevokeFamilyByHash(ctx context.Context, h string, now tim
 // PurgeExpired deletes refresh tokens and e-mail verifications that expired
 // before cutoff, across organisations (a maintenance sweep).
 func (s RefreshTokens) PurgeExpired(ctx context.Context, cutoff time.Time) (int64, error) {
+	cutoff = cutoff.UTC()
 	c := s.db.conn(ctx)
 	a := c.Where("expires_at < ?", cutoff).Delete(&RefreshToken{})
 	if a.Error != nil {
@@ -120,6 +123,7 @@ func (s EmailVerifications) Create(ctx context.Context, orgID string, v *EmailVe
 // Consume marks the token with hash h used and returns it; the organisation
 // comes from the token. An unknown, used or expired token is a bad request.
 func (s EmailVerifications) Consume(ctx context.Context, h string, now time.Time) (*EmailVerification, error) {
+	now = now.UTC()
 	var v EmailVerification
 	err := s.db.WithTx(ctx, func(ctx context.Context) error {
 		c := s.db.conn(ctx)

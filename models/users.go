@@ -84,6 +84,9 @@ func (s Users) countAdmins(ctx context.Context, orgID string) (int64, error) {
 func (s Users) SetRole(ctx context.Context, orgID, id string, role Role) (*User, error) {
 	var out *User
 	err := s.db.WithTx(ctx, func(ctx context.Context) error {
+		if err := s.db.lockOrg(ctx, orgID); err != nil {
+			return err
+		}
 		u, err := s.Get(ctx, orgID, id)
 		if err != nil {
 			return err
@@ -110,6 +113,9 @@ func (s Users) SetRole(ctx context.Context, orgID, id string, role Role) (*User,
 // Delete removes a user and their sessions; the last admin cannot be removed.
 func (s Users) Delete(ctx context.Context, orgID, id string) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		if err := s.db.lockOrg(ctx, orgID); err != nil {
+			return err
+		}
 		u, err := s.Get(ctx, orgID, id)
 		if err != nil {
 			return err
@@ -147,7 +153,7 @@ func (s Users) update(ctx context.Context, orgID, id string, cols map[string]any
 
 // MarkEmailVerified stamps the user's e-mail as verified.
 func (s Users) MarkEmailVerified(ctx context.Context, orgID, id string, at time.Time) error {
-	return s.update(ctx, orgID, id, map[string]any{"email_verified_at": at})
+	return s.update(ctx, orgID, id, map[string]any{"email_verified_at": at.UTC()})
 }
 
 // SetPendingTOTP stores the encrypted seed of a started 2FA setup.

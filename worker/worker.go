@@ -14,13 +14,13 @@ import (
 )
 
 // Schedules are the recurring workflows of the service.
-func Schedules() []Schedule {
+func Schedules(n workflows.Names) []Schedule {
 	return []Schedule{
 		{
-			ID:        workflows.PurgeExpiredCredentialsScheduleID,
+			ID:        n.PurgeSchedule,
 			Cron:      "30 3 * * *",
 			Workflow:  workflows.PurgeExpiredCredentials,
-			TaskQueue: workflows.TaskQueueDefault,
+			TaskQueue: n.Default,
 			Note:      "Deletes expired refresh and e-mail verification tokens daily at 03:30 UTC.",
 		},
 	}
@@ -30,13 +30,13 @@ func Schedules() []Schedule {
 type Workers struct{ list []sdkworker.Worker }
 
 // Start registers everything on a worker per task queue and starts them.
-func Start(c client.Client, acts *activities.Activities) (*Workers, error) {
-	w := sdkworker.New(c, workflows.TaskQueueDefault, sdkworker.Options{})
+func Start(c client.Client, n workflows.Names, acts *activities.Activities) (*Workers, error) {
+	w := sdkworker.New(c, n.Default, sdkworker.Options{})
 	w.RegisterWorkflow(workflows.SendVerificationEmail)
 	w.RegisterWorkflow(workflows.PurgeExpiredCredentials)
 	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
-		return nil, fmt.Errorf("start worker on %s: %w", workflows.TaskQueueDefault, err)
+		return nil, fmt.Errorf("start worker on %s: %w", n.Default, err)
 	}
 	return &Workers{list: []sdkworker.Worker{w}}, nil
 }
@@ -49,6 +49,6 @@ func (ws *Workers) Stop() {
 }
 
 // Setup ensures the schedules; a worker runs it at start.
-func Setup(ctx context.Context, c client.Client) error {
-	return EnsureSchedules(ctx, c, Schedules())
+func Setup(ctx context.Context, c client.Client, n workflows.Names) error {
+	return EnsureSchedules(ctx, c, Schedules(n))
 }

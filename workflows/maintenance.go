@@ -7,9 +7,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// PurgeExpiredCredentialsScheduleID is the daily schedule of the sweep.
-const PurgeExpiredCredentialsScheduleID = "dqs-purge-expired-credentials"
-
 // PurgeExpiredCredentials deletes expired refresh tokens and e-mail
 // verification tokens; it runs daily from a Temporal Schedule.
 func PurgeExpiredCredentials(ctx workflow.Context) (int64, error) {

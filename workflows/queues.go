@@ -4,13 +4,31 @@
 // workflow that may be running.
 package workflows
 
-// Task queues, in one place: the API starts work on them and workers poll
-// them. Later capabilities add queues (e.g. heavy analysis) so they can be
-// scaled apart.
-const (
-	// TaskQueueDefault carries short tasks: e-mail, maintenance sweeps.
-	TaskQueueDefault = "dqs-default"
-)
+// Names are the task queue names and schedule ids of one deployment, in
+// one place: the API starts work on these queues and the workers poll them.
+// They derive from a prefix (DQS_TEMPORAL_PREFIX) so several deployments,
+// or parallel tests, can share one Temporal namespace without picking up
+// each other's tasks.
+type Names struct {
+	// Default carries short tasks: e-mail, maintenance sweeps.
+	Default string
+	// PurgeSchedule is the id of the daily credential purge schedule.
+	PurgeSchedule string
+}
+
+// DefaultPrefix is the prefix of a deployment that sets none.
+const DefaultPrefix = "dqs"
+
+// NamesFor returns the names under prefix.
+func NamesFor(prefix string) Names {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	return Names{
+		Default:       prefix + "-default",
+		PurgeSchedule: prefix + "-purge-expired-credentials",
+	}
+}
 
 // TaskQueues lists every queue a full worker polls.
-var TaskQueues = []string{TaskQueueDefault}
+func (n Names) TaskQueues() []string { return []string{n.Default} }

@@ -62,25 +62,68 @@ func CLIPath() string {
 	return filepath.Join(home, ".cache", "dqs", "tools", "temporal-"+CLIVersion, "temporal")
 }
 
-// Start starts one dev server on free local ports (in-memory DB, no UI, log
-// level warn) and returns a client connected to it. t.Cleanup closes the
-// client and stops the server. If the CLI binary is missing, Start calls
-// t.Fatalf telling the developer to run `make temporal-cli`.
+// Start starts one dev server for this test on free local ports (in-memory
+// DB, no UI, log level warn) and returns a connected client; t.Cleanup stops
+// both. A missing binary fails the test (tests never skip for this).
 func Start(t testing.TB) *Server {
 	t.Helper()
+	s, stop, out, err := start()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("temporaltest: %v; output:\n%s", err, out.String())
+		} else if t.Failed() {
+			t.Logf("temporaltest: dev server at %s output:\n%s", s.HostPort, out.String())
+		}
+	})
+	return s
+}
 
+var shared struct {
+	once sync.Once
+	s    *Server
+	stop func() error
+	err  error
+}
+
+// Shared returns one dev server for the whole test binary, started on
+// first use, so a package of integration tests pays the start-up once. The
+// package's TestMain must call Main so the server is stopped at the end.
+// Tests sharing it keep apart by using their own task queue names.
+func Shared(t testing.TB) *Server {
+	t.Helper()
+	shared.once.Do(func() { shared.s, shared.stop, _, shared.err = start() })
+	if shared.err != nil {
+		t.Fatalf("%v", shared.err)
+	}
+	return shared.s
+}
+
+// Main runs the tests and then stops the shared server, if one started.
+func Main(m *testing.M) {
+	code := m.Run()
+	if shared.stop != nil {
+		if err := shared.stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "temporaltest:", err)
+		}
+	}
+	os.Exit(code)
+}
+
+// start starts a dev server and returns it with the function that stops it.
+func start() (*Server, func() error, *tailBuffer, error) {
 	cli := CLIPath()
 	if err := checkExecutable(cli); err != nil {
-		t.Fatalf("temporaltest: Temporal CLI not usable at %s: %v\n"+
-			"Run `make temporal-cli` to install it (or set %s to an existing temporal %s binary).",
+		return nil, nil, nil, fmt.Errorf("temporaltest: Temporal CLI not usable at %s: %v\n"+
+			"Run `make temporal-cli` to install it (or set %s to an existing temporal %s binary)",
 			cli, err, EnvCLIPath, CLIVersion)
 	}
-
 	const namespace = "default"
 	out := &tailBuffer{max: maxOutput}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-
 	srv, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{
 		ExistingPath: cli, // never download
 		ClientOptions: &client.Options{
@@ -89,35 +132,25 @@ func Start(t testing.TB) *Server {
 		},
 		LogLevel: "warn",
 		EnableUI: false, // --headless
-		// DBFilename empty: in-memory SQLite.
-		Stdout: out,
-		Stderr: out,
+		Stdout:   out,
+		Stderr:   out,
 	})
 	if err != nil {
-		t.Fatalf("temporaltest: starting Temporal dev server (%s): %v\nserver output:\n%s", cli, err, out.String())
+		return nil, nil, nil, fmt.Errorf("temporaltest: starting Temporal dev server (%s): %v\nserver output:\n%s", cli, err, out.String())
 	}
-
-	s := &Server{
-		Client:    srv.Client(),
-		HostPort:  srv.FrontendHostPort(),
-		Namespace: namespace,
-	}
-	t.Cleanup(func() {
+	s := &Server{Client: srv.Client(), HostPort: srv.FrontendHostPort(), Namespace: namespace}
+	stop := func() error {
 		s.Client.Close()
 		done := make(chan error, 1)
 		go func() { done <- srv.Stop() }()
 		select {
-		case err := <-done:
-			// The CLI exits non-zero on SIGINT on some versions; only report
-			// it when the test failed anyway, together with the output.
-			if t.Failed() {
-				t.Logf("temporaltest: dev server at %s stopped (%v); output:\n%s", s.HostPort, err, out.String())
-			}
+		case <-done:
+			return nil
 		case <-time.After(stopTimeout):
-			t.Errorf("temporaltest: dev server at %s did not stop within %s; output:\n%s", s.HostPort, stopTimeout, out.String())
+			return fmt.Errorf("dev server at %s did not stop within %s", s.HostPort, stopTimeout)
 		}
-	})
-	return s
+	}
+	return s, stop, out, nil
 }
 
 func checkExecutable(path string) error {

@@ -36,33 +36,15 @@ func RequirePostgres() bool { return os.Getenv("DQS_REQUIRE_POSTGRES") == "1" }
 // Dialects are the databases every store test runs on.
 var Dialects = []models.Dialect{models.SQLite, models.Postgres}
 
-// Open returns a migrated, empty database of dialect d, closed and dropped
-// when the test ends.
-func Open(t testing.TB, d models.Dialect) *models.DB {
+// URL returns the address of a new, empty database of dialect d that is
+// dropped when the test ends: a SQLite file in a temp directory, or a
+// PostgreSQL schema of its own (so tests run in parallel and leave nothing
+// behind).
+func URL(t testing.TB, d models.Dialect) string {
 	t.Helper()
-	var db *models.DB
 	if d == models.SQLite {
-		var err error
-		db, err = models.Open("sqlite:" + filepath.Join(t.TempDir(), "dqs.db"))
-		if err != nil {
-			t.Fatalf("open SQLite: %v", err)
-		}
-		t.Cleanup(func() { db.Close() })
-	} else {
-		db = openPostgres(t)
+		return "sqlite:" + filepath.Join(t.TempDir(), "dqs.db")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatalf("migrate %s: %v", d, err)
-	}
-	return db
-}
-
-// openPostgres creates a schema of its own for the test, so tests run in
-// parallel and leave nothing behind.
-func openPostgres(t testing.TB) *models.DB {
-	t.Helper()
 	base := PostgresURL()
 	admin, err := models.Open(base)
 	if err == nil {
@@ -76,11 +58,14 @@ func openPostgres(t testing.TB) *models.DB {
 		}
 		t.Skipf("skipping the PostgreSQL run: server unreachable (%v); set DQS_TEST_POSTGRES_URL or DQS_REQUIRE_POSTGRES=1 to make this fail", err)
 	}
-	schema := "t_" + strings.ToLower(auth.RandomToken(9))
-	schema = strings.NewReplacer("-", "_").Replace(schema)
+	schema := strings.ReplaceAll("t_"+strings.ToLower(auth.RandomToken(9)), "-", "_")
 	if err := admin.Gorm.Exec(fmt.Sprintf(`CREATE SCHEMA "%s"`, schema)).Error; err != nil {
 		t.Fatalf("create schema: %v", err)
 	}
+	t.Cleanup(func() {
+		admin.Gorm.Exec(fmt.Sprintf(`DROP SCHEMA "%s" CASCADE`, schema))
+		admin.Close()
+	})
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("parse DQS_TEST_POSTGRES_URL: %v", err)
@@ -88,15 +73,23 @@ func openPostgres(t testing.TB) *models.DB {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	db, err := models.Open(u.String())
+	return u.String()
+}
+
+// Open returns a migrated, empty database of dialect d, closed and dropped
+// when the test ends.
+func Open(t testing.TB, d models.Dialect) *models.DB {
+	t.Helper()
+	db, err := models.Open(URL(t, d))
 	if err != nil {
-		t.Fatalf("open PostgreSQL schema: %v", err)
+		t.Fatalf("open %s: %v", d, err)
 	}
-	t.Cleanup(func() {
-		db.Close()
-		admin.Gorm.Exec(fmt.Sprintf(`DROP SCHEMA "%s" CASCADE`, schema))
-		admin.Close()
-	})
+	t.Cleanup(func() { db.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", d, err)
+	}
 	return db
 }
 
