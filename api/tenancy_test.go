@@ -1,0 +1,84 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dqs/dqs/internal/servicetest"
+	"github.com/google/uuid"
+)
+
+// ownedResource makes a resource of org A that route can address by id,
+// the body a valid request would send, and a check that the resource is
+// untouched after another organisation tried.
+type ownedResource func(env *servicetest.Env, a *servicetest.Session) (id string, body any, intact func() bool)
+
+func userOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	u := env.AddUser(a, servicetest.Unique("victim"), "member")
+	return u.UserID, map[string]any{"role": "admin"}, func() bool {
+		for _, x := range env.Must(200, "GET", "/api/v1/users?limit=200", a.Access, nil).List() {
+			if x["id"] == u.UserID {
+				return x["role"] == "member"
+			}
+		}
+		return false
+	}
+}
+
+func apiKeyOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	key, id := env.APIKey(a, "read")
+	return id, nil, func() bool { return env.Do("GET", "/api/v1/org/settings", key, nil).Status == 200 }
+}
+
+// resources names, for every route that takes an id, how to make one.
+var resources = map[string]ownedResource{
+	"PATCH /api/v1/users/:id":     userOfA,
+	"DELETE /api/v1/users/:id":    userOfA,
+	"DELETE /api/v1/api-keys/:id": apiKeyOfA,
+}
+
+// TestOtherOrganisationsIDsLookMissing walks every route with an id and
+// proves another organisation's id answers exactly like a missing one
+// (404, byte-identical body) and changes nothing.
+func TestOtherOrganisationsIDsLookMissing(t *testing.T) {
+	env := servicetest.Start(t, servicetest.Options{})
+	a := env.Register(servicetest.Unique("orga"))
+	b := env.Register(servicetest.Unique("orgb"))
+	tested := 0
+	for _, r := range env.App.API.Routes() {
+		if !strings.Contains(r.Path, ":") {
+			continue
+		}
+		route := r.Method + " " + r.Path
+		create, ok := resources[route]
+		if !ok {
+			t.Errorf("route %s takes an id but this test has no resource maker for it: add one", route)
+			continue
+		}
+		t.Run(route, func(t *testing.T) {
+			id, body, intact := create(env, a)
+			foreign := env.Do(r.Method, strings.ReplaceAll(r.Path, ":id", id), b.Access, body)
+			missing := env.Do(r.Method, strings.ReplaceAll(r.Path, ":id", uuid.NewString()), b.Access, body)
+			if foreign.Status != 404 || foreign.ErrorCode() != "not_found" {
+				t.Errorf("foreign id = %d %s, want 404 not_found", foreign.Status, foreign.Raw)
+			}
+			if string(foreign.Raw) != string(missing.Raw) || foreign.Status != missing.Status {
+				t.Errorf("foreign id answers %d %s but a missing id %d %s", foreign.Status, foreign.Raw, missing.Status, missing.Raw)
+			}
+			if !intact() {
+				t.Errorf("org A's resource was changed by org B's request")
+			}
+		})
+		tested++
+	}
+	if tested == 0 {
+		t.Fatal("no route with an id was tested")
+	}
+	// Lists never show another organisation's rows.
+	for _, path := range []string{"/api/v1/users", "/api/v1/api-keys", "/api/v1/audit"} {
+		raw := string(env.Must(200, "GET", path, b.Access, nil).Raw)
+		if strings.Contains(raw, a.Email) || strings.Contains(raw, a.UserID) || strings.Contains(raw, a.OrgID) {
+			t.Errorf("%s of org B shows org A's data: %s", path, raw)
+		}
+	}
+}
