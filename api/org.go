@@ -87,7 +87,9 @@ func (s *Server) updateSettings(c *gin.Context) error {
 	if req.GDPRCheckEnabled != nil {
 		changes["gdpr_check_enabled"] = org.GDPRCheckEnabled
 	}
-	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.SettingsUpdated, IP: clientIP(c), Metadata: changes})
+	if len(changes) > 0 {
+		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.SettingsUpdated, IP: clientIP(c), Metadata: changes})
+	}
 	if before.GDPRCheckEnabled && !org.GDPRCheckEnabled {
 		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.GDPRCheckOff, IP: clientIP(c)})
 	}

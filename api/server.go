@@ -6,6 +6,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -46,6 +47,9 @@ type Server struct {
 
 // New builds the HTTP handler.
 func New(d Deps) (*Server, error) {
+	if d.Config == nil || d.Limiter == nil || d.Logger == nil {
+		return nil, errors.New("api: Config, Limiter and Logger are required")
+	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{Deps: d}
 	e := gin.New()
