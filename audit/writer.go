@@ -3,7 +3,9 @@ package audit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/dqs/dqs/models"
@@ -41,6 +43,12 @@ type Writer struct {
 	done     chan struct{}
 	maxBatch int
 	maxDelay time.Duration
+
+	// mu guards closed: Record and Flush send under the read lock, Close
+	// closes the queue under the write lock, so nothing ever sends on a
+	// closed channel (a request outliving shutdown just drops its entry).
+	mu     sync.RWMutex
+	closed bool
 }
 
 type item struct {
@@ -82,6 +90,12 @@ func (w *Writer) Record(e Entry) {
 		uid := e.UserID
 		row.UserID = &uid
 	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		w.log.Error("audit writer closed; entry dropped", "event", e.Event, "org_id", e.OrgID)
+		return
+	}
 	select {
 	case w.queue <- item{log: row}:
 	default:
@@ -89,14 +103,15 @@ func (w *Writer) Record(e Entry) {
 	}
 }
 
+// errClosed is returned by Flush and Close after Close.
+var errClosed = errors.New("audit writer closed")
+
 // Flush returns once every entry recorded before the call has been written
 // (or dropped after a failed write), or when ctx ends.
 func (w *Writer) Flush(ctx context.Context) error {
 	ack := make(chan struct{})
-	select {
-	case w.queue <- item{flush: ack}:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := w.send(ctx, item{flush: ack}); err != nil {
+		return err
 	}
 	select {
 	case <-ack:
@@ -106,10 +121,31 @@ func (w *Writer) Flush(ctx context.Context) error {
 	}
 }
 
+func (w *Writer) send(ctx context.Context, it item) error {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		return errClosed
+	}
+	select {
+	case w.queue <- it:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Close writes what is queued and stops the writer.
 func (w *Writer) Close(ctx context.Context) error {
 	err := w.Flush(ctx)
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return errClosed
+	}
+	w.closed = true
 	close(w.queue)
+	w.mu.Unlock()
 	select {
 	case <-w.done:
 	case <-ctx.Done():
