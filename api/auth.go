@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/mail"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
@@ -54,10 +57,24 @@ type registerRequest struct {
 	OrganizationName string `json:"organization_name"`
 }
 
+// validEmail accepts a bare address (no display name) of printable
+// characters with a dotted domain, as net/mail parses it.
 func validEmail(e string) bool {
 	e = strings.TrimSpace(e)
+	if len(e) > 320 || !utf8.ValidString(e) {
+		return false
+	}
+	for _, r := range e {
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			return false
+		}
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Name != "" || a.Address != e {
+		return false
+	}
 	at := strings.LastIndexByte(e, '@')
-	return at > 0 && at < len(e)-1 && len(e) <= 320 && !strings.ContainsAny(e, " \t\r\n<>") && strings.Contains(e[at:], ".")
+	return at > 0 && strings.Contains(e[at:], ".")
 }
 
 // register creates an organisation with its first user as admin.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -79,8 +80,16 @@ const maxJSONBody = 1 << 20
 // trailing data, wrong types and oversize bodies are 400/413 with a message
 // that says what is wrong.
 func bindJSON(c *gin.Context, dst any) error {
-	body := http.MaxBytesReader(c.Writer, c.Request.Body, maxJSONBody)
-	dec := json.NewDecoder(body)
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxJSONBody))
+	if err != nil {
+		return jsonError(err)
+	}
+	// A NUL is valid JSON in a string, but no field of ours may hold one and
+	// PostgreSQL refuses it in text: reject it here as bad input.
+	if bytes.Contains(raw, []byte(`\u0000`)) || bytes.IndexByte(raw, 0) >= 0 {
+		return errs.BadRequest("request body must not contain NUL characters")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)

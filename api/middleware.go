@@ -124,7 +124,13 @@ func mustPrincipal(c *gin.Context) *principal {
 // the caller (without rejecting yet, so rate-limit headers go on 401s too),
 // count the request, authorise it, handle it.
 func (s *Server) chain(r route) []gin.HandlerFunc {
-	return []gin.HandlerFunc{s.identify(r), s.rateLimit(r), s.authorize(r), r.Handle.gin()}
+	chain := []gin.HandlerFunc{s.identify(r), s.rateLimit(r), s.authorize(r)}
+	if r.Limit == limitBilling {
+		// Counted only once authorised, so refused callers cannot use up
+		// the organisation's quota and lock its admins out.
+		chain = append(chain, s.orgLimit)
+	}
+	return append(chain, r.Handle.gin())
 }
 
 // identify reads the bearer credential. It records the principal or the
@@ -259,12 +265,13 @@ func (s *Server) checks(c *gin.Context, class limitClass) []limitCheck {
 		out = append(out, limitCheck{"upload:" + who, l.Upload})
 	case limitJobs:
 		out = append(out, limitCheck{"jobs:" + who, l.Jobs})
-	case limitBilling:
-		if p != nil {
-			out = append(out, limitCheck{"billing:org:" + p.OrgID, l.Billing})
-		}
 	}
 	return out
+}
+
+// orgLimit counts an authorised billing request per organisation.
+func (s *Server) orgLimit(c *gin.Context) {
+	s.applyLimits(c, []limitCheck{{"billing:org:" + mustPrincipal(c).OrgID, s.Config.Limits.Billing}})
 }
 
 // rateLimit counts the request against its limits and sets the X-RateLimit
@@ -299,7 +306,9 @@ func (s *Server) applyLimits(c *gin.Context, checks []limitCheck) {
 			tightest = &r
 		}
 	}
-	if tightest != nil {
+	// A later check of the same request (orgLimit) overrides the headers
+	// only when it is tighter.
+	if prev, err := strconv.Atoi(c.Writer.Header().Get("X-RateLimit-Remaining")); tightest != nil && (err != nil || tightest.Remaining < prev) {
 		setLimitHeaders(c, *tightest)
 	}
 }
