@@ -57,6 +57,17 @@ type registerRequest struct {
 	OrganizationName string `json:"organization_name"`
 }
 
+// validateCredentials checks the e-mail and password of a new user.
+func validateCredentials(email, password string) error {
+	if !validEmail(email) {
+		return errs.BadRequest("email must be a valid e-mail address")
+	}
+	if err := auth.ValidatePassword(password); err != nil {
+		return errs.BadRequest("%s", err.Error())
+	}
+	return nil
+}
+
 // validEmail accepts a bare address (no display name) of printable
 // characters with a dotted domain, as net/mail parses it.
 func validEmail(e string) bool {
@@ -83,11 +94,8 @@ func (s *Server) register(c *gin.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	if !validEmail(req.Email) {
-		return errs.BadRequest("email must be a valid e-mail address")
-	}
-	if err := auth.ValidatePassword(req.Password); err != nil {
-		return errs.BadRequest("%s", err.Error())
+	if err := validateCredentials(req.Email, req.Password); err != nil {
+		return err
 	}
 	name := strings.TrimSpace(req.OrganizationName)
 	if name == "" || len(name) > 200 {
@@ -119,10 +127,14 @@ func (s *Server) register(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusCreated, gin.H{
-		"access_token": ts.AccessToken, "refresh_token": ts.RefreshToken, "token_type": ts.TokenType, "expires_in": ts.ExpiresIn,
-		"user": viewUser(user), "organization": viewOrg(org),
-	})
+	return respond(c, http.StatusCreated, registerResponse{tokenSet: *ts, User: viewUser(user), Organization: viewOrg(org)})
+}
+
+// registerResponse is the token set plus the new user and organisation.
+type registerResponse struct {
+	tokenSet
+	User         userView `json:"user"`
+	Organization orgView  `json:"organization"`
 }
 
 type tokenRequest struct {

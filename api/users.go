@@ -23,11 +23,8 @@ func (s *Server) createUser(c *gin.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	if !validEmail(req.Email) {
-		return errs.BadRequest("email must be a valid e-mail address")
-	}
-	if err := auth.ValidatePassword(req.Password); err != nil {
-		return errs.BadRequest("%s", err.Error())
+	if err := validateCredentials(req.Email, req.Password); err != nil {
+		return err
 	}
 	role := models.Role(req.Role)
 	if req.Role == "" {

@@ -166,6 +166,12 @@ func (r *Response) ErrorMessage() string {
 // is sent as it is) and decodes the response.
 func (e *Env) Do(method, path, token string, body any) *Response {
 	e.T.Helper()
+	return e.DoHeaders(method, path, token, body, nil)
+}
+
+// DoHeaders is Do with extra request headers.
+func (e *Env) DoHeaders(method, path, token string, body any, hdr map[string]string) *Response {
+	e.T.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -189,6 +195,9 @@ func (e *Env) Do(method, path, token string, body any) *Response {
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
 	}
 	resp, err := e.HTTP.Do(req)
 	if err != nil {
