@@ -21,6 +21,7 @@ type requirement struct {
 var requirements = map[string]requirement{
 	"GET /api/v1/public/health":       {access: "public"},
 	"GET /api/v1/openapi.json":        {access: "public"},
+	"GET /verify-email":               {access: "public"},
 	"POST /api/v1/auth/register":      {access: "public"},
 	"POST /api/v1/auth/verify-email":  {access: "public"},
 	"POST /api/v1/auth/login":         {access: "public"},

@@ -30,6 +30,15 @@ func TestNewUserFlow(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no token in e-mail:\n%s", mail)
 			}
+			// The link lands on a page that verifies only when its button POSTs.
+			link := env.BaseURL + "/verify-email?token=" + m[1]
+			if !strings.Contains(mail, link) {
+				t.Fatalf("e-mail has no link %s:\n%s", link, mail)
+			}
+			page := env.Must(200, "GET", strings.TrimPrefix(link, env.BaseURL), "", nil)
+			if !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page.Raw), "/api/v1/auth/verify-email") {
+				t.Fatalf("verification page = %s %.200s", page.Header.Get("Content-Type"), page.Raw)
+			}
 			env.Must(400, "POST", "/api/v1/auth/verify-email", "", map[string]any{"token": "not-a-token"})
 			v := env.Must(200, "POST", "/api/v1/auth/verify-email", "", map[string]any{"token": m[1]}).Data()
 			if v["verified"] != true {

@@ -74,6 +74,7 @@ func (s *Server) routeTable() []route {
 	return []route{
 		{Method: "GET", Path: v1 + "/public/health", Access: Public, Handle: s.health},
 		{Method: "GET", Path: v1 + "/openapi.json", Access: Public, Handle: s.openAPI},
+		{Method: "GET", Path: "/verify-email", Access: Public, Limit: limitAuth, Handle: s.verifyEmailPage},
 
 		{Method: "POST", Path: v1 + "/auth/register", Access: Public, Limit: limitAuth, Handle: s.register},
 		{Method: "POST", Path: v1 + "/auth/verify-email", Access: Public, Limit: limitAuth, Handle: s.verifyEmail},

@@ -97,7 +97,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			a.Close(context.Background())
 		}
 	}()
-	jwtKey, box, err := loadKeys(cfg)
+	jwtKey, box, err := loadKeys(cfg, opt.API)
 	if err != nil {
 		return nil, err
 	}
@@ -148,24 +148,31 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	return a, nil
 }
 
-// loadKeys returns the JWT key and the secrets box. Without configured keys
-// the single-machine shape generates them once into the data directory; a
-// PostgreSQL (cluster) deployment must configure them, because replicas
-// must share them.
-func loadKeys(cfg *config.Config) ([]byte, *secrets.Box, error) {
+// loadKeys returns the JWT key (when the process serves the API) and the
+// secrets box. Without configured keys the single-machine shape generates
+// them once into the data directory; a PostgreSQL (cluster) deployment must
+// configure them, because replicas must share them.
+func loadKeys(cfg *config.Config, api bool) ([]byte, *secrets.Box, error) {
 	cluster := strings.HasPrefix(cfg.DatabaseURL, "postgres")
-	if cluster && (cfg.JWTSecret == "" || cfg.EncryptionKey == "") {
-		return nil, nil, errors.New("with PostgreSQL, set DQS_JWT_SECRET and DQS_ENCRYPTION_KEY: every replica must use the same keys")
+	if cluster && cfg.EncryptionKey == "" {
+		return nil, nil, errors.New("with PostgreSQL, set DQS_ENCRYPTION_KEY: every replica must use the same key")
+	}
+	if cluster && api && cfg.JWTSecret == "" {
+		return nil, nil, errors.New("with PostgreSQL, set DQS_JWT_SECRET: every API replica must use the same key")
 	}
 	var jwtKey []byte
 	var err error
-	if cfg.JWTSecret != "" {
-		jwtKey = []byte(cfg.JWTSecret)
-		if len(jwtKey) < 32 {
+	switch {
+	case !api:
+		// A worker signs nothing.
+	case cfg.JWTSecret != "":
+		if jwtKey = []byte(cfg.JWTSecret); len(jwtKey) < 32 {
 			return nil, nil, errors.New("DQS_JWT_SECRET must be at least 32 bytes")
 		}
-	} else if jwtKey, err = secrets.LoadOrCreateKeyFile(filepath.Join(cfg.DataDir, "jwt.key"), 32); err != nil {
-		return nil, nil, err
+	default:
+		if jwtKey, err = secrets.LoadOrCreateKeyFile(filepath.Join(cfg.DataDir, "jwt.key"), 32); err != nil {
+			return nil, nil, err
+		}
 	}
 	var encKey []byte
 	if cfg.EncryptionKey != "" {

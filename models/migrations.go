@@ -76,19 +76,34 @@ $$ LANGUAGE plpgsql`,
 
 // Migrate applies every pending migration in order. It is what `dqs migrate`
 // runs and what `dqs dev` runs at start.
+//
+// Every pending migration runs in one transaction, which on PostgreSQL first
+// takes an advisory lock: replicas starting at once against an empty database
+// wait for each other instead of racing (SQLite transactions already take
+// the write lock when they begin).
 func (d *DB) Migrate(ctx context.Context) error {
-	m := gormigrate.New(d.Gorm.WithContext(ctx), &gormigrate.Options{
-		TableName:                 "schema_migrations",
-		IDColumnName:              "id",
-		IDColumnSize:              100,
-		UseTransaction:            true,
-		ValidateUnknownMigrations: true,
-	}, migrations)
-	if err := m.Migrate(); err != nil {
+	err := d.Gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if d.Dialect == Postgres {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLockKey).Error; err != nil {
+				return err
+			}
+		}
+		return gormigrate.New(tx, &gormigrate.Options{
+			TableName:                 "schema_migrations",
+			IDColumnName:              "id",
+			IDColumnSize:              100,
+			UseTransaction:            false, // the surrounding transaction
+			ValidateUnknownMigrations: true,
+		}, migrations).Migrate()
+	})
+	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
 }
+
+// migrationLockKey is the PostgreSQL advisory lock id of migrations.
+const migrationLockKey = 0x445153 // "DQS"
 
 // MigrationIDs lists the migrations in order (for tests and `dqs migrate`).
 func MigrationIDs() []string {
