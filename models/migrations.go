@@ -21,23 +21,14 @@ var migrations = []*gormigrate.Migration{
 			type emailVerification EmailVerification
 			type apiKey APIKey
 			type auditLog AuditLog
-			tables := []struct {
-				name  string
-				model any
-			}{
+			return createTables(tx, []table{
 				{"organizations", &organization{}},
 				{"users", &user{}},
 				{"refresh_tokens", &refreshToken{}},
 				{"email_verifications", &emailVerification{}},
 				{"api_keys", &apiKey{}},
 				{"audit_logs", &auditLog{}},
-			}
-			for _, t := range tables {
-				if err := tx.Table(t.name).Migrator().CreateTable(t.model); err != nil {
-					return fmt.Errorf("create %s: %w", t.name, err)
-				}
-			}
-			return nil
+			})
 		},
 	},
 	{
@@ -51,6 +42,30 @@ var migrations = []*gormigrate.Migration{
 			return nil
 		},
 	},
+	{
+		ID: "202611210003_jobs_and_files",
+		Migrate: func(tx *gorm.DB) error {
+			type job Job
+			type file File
+			type fileColumn FileColumn
+			return createTables(tx, []table{{"jobs", &job{}}, {"files", &file{}}, {"file_columns", &fileColumn{}}})
+		},
+	},
+}
+
+// table is a table a migration creates from a frozen struct.
+type table struct {
+	name  string
+	model any
+}
+
+func createTables(tx *gorm.DB, tables []table) error {
+	for _, t := range tables {
+		if err := tx.Table(t.name).Migrator().CreateTable(t.model); err != nil {
+			return fmt.Errorf("create %s: %w", t.name, err)
+		}
+	}
+	return nil
 }
 
 // appendOnlyTriggers returns the statements that make table refuse UPDATE

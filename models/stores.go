@@ -9,6 +9,8 @@ type Stores struct {
 	EmailVerifications EmailVerifications
 	APIKeys            APIKeys
 	Audit              AuditLogs
+	Jobs               Jobs
+	Files              Files
 }
 
 // NewStores returns the stores over db.
@@ -21,5 +23,7 @@ func NewStores(db *DB) *Stores {
 		EmailVerifications: EmailVerifications{db},
 		APIKeys:            APIKeys{db},
 		Audit:              AuditLogs{db},
+		Jobs:               Jobs{db},
+		Files:              Files{db},
 	}
 }

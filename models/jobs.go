@@ -1,0 +1,198 @@
+package models
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/dqs/dqs/errs"
+	"gorm.io/gorm"
+)
+
+var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// NewShortID returns prefix + "_" + 12 random lower-case base32 characters
+// (60 bits), the form of job and scan ids (DECISIONS.md).
+func NewShortID(prefix string) string {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return prefix + "_" + strings.ToLower(idEncoding.EncodeToString(b))[:12]
+}
+
+// Jobs reads and writes analysis jobs.
+type Jobs struct{ db *DB }
+
+// Create inserts j in status created.
+func (s Jobs) Create(ctx context.Context, orgID string, j *Job) error {
+	if j.ID == "" {
+		j.ID = NewShortID("job")
+	}
+	j.OrgID = orgID
+	j.Status = JobCreated
+	if j.Filenames == "" {
+		j.Filenames = "[]"
+	}
+	return s.db.conn(ctx).Create(j).Error
+}
+
+// Get returns job id of the organisation.
+func (s Jobs) Get(ctx context.Context, orgID, id string) (*Job, error) {
+	var j Job
+	err := s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Take(&j).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, errs.NotFound("job")
+	}
+	return &j, err
+}
+
+// List returns a page of the organisation's jobs, newest first.
+func (s Jobs) List(ctx context.Context, orgID string, p Page) ([]Job, int64, error) {
+	q := s.db.conn(ctx).Model(&Job{}).Where("org_id = ?", orgID)
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var out []Job
+	err := q.Order("created_at DESC, id DESC").Limit(p.Limit).Offset(p.Offset).Find(&out).Error
+	return out, total, err
+}
+
+// Start moves a created job to queued with its final retention settings.
+// Any other status is a conflict: a job starts once, and its retention is
+// fixed from then on.
+func (s Jobs) Start(ctx context.Context, orgID, id, retentionMode string, retentionDays int, now time.Time) (*Job, error) {
+	res := s.db.conn(ctx).Model(&Job{}).Where("org_id = ? AND id = ? AND status = ?", orgID, id, JobCreated).
+		Updates(map[string]any{"status": JobQueued, "stage": "queued", "retention_mode": retentionMode,
+			"retention_days": retentionDays, "started_at": now.UTC()})
+	if res.Error != nil {
+		return nil, res.Error
+	}
+	j, err := s.Get(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	if res.RowsAffected == 0 {
+		return nil, errs.Conflict("job %s was already started (status %s)", id, j.Status)
+	}
+	return j, nil
+}
+
+// SetProgress records the job's stage and percentage.
+func (s Jobs) SetProgress(ctx context.Context, orgID, id, status, stage string, progress int) error {
+	return s.db.conn(ctx).Model(&Job{}).Where("org_id = ? AND id = ?", orgID, id).
+		Updates(map[string]any{"status": status, "stage": stage, "progress": progress}).Error
+}
+
+// Finish records the job's end: completed or failed with a message.
+func (s Jobs) Finish(ctx context.Context, orgID, id, status, message string, now time.Time) error {
+	return s.db.conn(ctx).Model(&Job{}).Where("org_id = ? AND id = ?", orgID, id).
+		Updates(map[string]any{"status": status, "stage": "done", "progress": 100, "error": message, "completed_at": now.UTC()}).Error
+}
+
+// Files reads and writes files and their analysis results.
+type Files struct{ db *DB }
+
+// Create inserts f for job f.JobID of the organisation.
+func (s Files) Create(ctx context.Context, orgID string, f *File) error {
+	f.OrgID = orgID
+	if f.Status == "" {
+		f.Status = FileUploaded
+	}
+	return s.db.conn(ctx).Create(f).Error
+}
+
+// Get returns file id of the organisation.
+func (s Files) Get(ctx context.Context, orgID string, id int64) (*File, error) {
+	var f File
+	err := s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Take(&f).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, errs.NotFound("file")
+	}
+	return &f, err
+}
+
+// ListByJob returns the job's files in upload order.
+func (s Files) ListByJob(ctx context.Context, orgID, jobID string) ([]File, error) {
+	var out []File
+	err := s.db.conn(ctx).Where("org_id = ? AND job_id = ?", orgID, jobID).Order("id ASC").Find(&out).Error
+	return out, err
+}
+
+// List returns a page of the organisation's files, newest first.
+func (s Files) List(ctx context.Context, orgID string, p Page) ([]File, int64, error) {
+	q := s.db.conn(ctx).Model(&File{}).Where("org_id = ?", orgID)
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var out []File
+	err := q.Order("id DESC").Limit(p.Limit).Offset(p.Offset).Find(&out).Error
+	return out, total, err
+}
+
+// SetStatus records a file's status, progress and error message.
+func (s Files) SetStatus(ctx context.Context, orgID string, id int64, status string, progress int, message string) error {
+	return s.db.conn(ctx).Model(&File{}).Where("org_id = ? AND id = ?", orgID, id).
+		Updates(map[string]any{"status": status, "progress": progress, "error": message}).Error
+}
+
+// FileResult is what an analysis stores for a file.
+type FileResult struct {
+	Format       string
+	RowCount     int64
+	ColumnCount  int
+	QualityScore float64
+	Profile      string
+	Columns      []FileColumn
+}
+
+// SaveResult stores a file's analysis and columns in one transaction,
+// replacing any earlier result (an activity retried after a crash writes
+// the same rows again instead of duplicating them).
+func (s Files) SaveResult(ctx context.Context, orgID string, id int64, r FileResult, now time.Time) error {
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		c := s.db.conn(ctx)
+		score := r.QualityScore
+		res := c.Model(&File{}).Where("org_id = ? AND id = ?", orgID, id).Updates(map[string]any{
+			"status": FileCompleted, "progress": 100, "error": "", "format": r.Format, "row_count": r.RowCount,
+			"column_count": r.ColumnCount, "quality_score": &score, "profile": r.Profile, "completed_at": now.UTC(),
+		})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return errs.NotFound("file")
+		}
+		if err := c.Where("org_id = ? AND file_id = ?", orgID, id).Delete(&FileColumn{}).Error; err != nil {
+			return err
+		}
+		if len(r.Columns) == 0 {
+			return nil
+		}
+		cols := make([]FileColumn, len(r.Columns))
+		for i, col := range r.Columns {
+			col.ID = 0
+			col.OrgID = orgID
+			col.FileID = id
+			col.Position = i
+			cols[i] = col
+		}
+		return c.CreateInBatches(cols, 200).Error
+	})
+}
+
+// ColumnsOfFiles returns the analysed columns of the given files, in file
+// and column order.
+func (s Files) ColumnsOfFiles(ctx context.Context, orgID string, fileIDs []int64) ([]FileColumn, error) {
+	if len(fileIDs) == 0 {
+		return nil, nil
+	}
+	var out []FileColumn
+	err := s.db.conn(ctx).Where("org_id = ? AND file_id IN ?", orgID, fileIDs).Order("file_id ASC, position ASC").Find(&out).Error
+	return out, err
+}

@@ -1,0 +1,80 @@
+package models
+
+import "time"
+
+// Job statuses (DECISIONS.md): created → queued → processing → completed | failed.
+const (
+	JobCreated    = "created"
+	JobQueued     = "queued"
+	JobProcessing = "processing"
+	JobCompleted  = "completed"
+	JobFailed     = "failed"
+)
+
+// File statuses within a job.
+const (
+	FileUploaded   = "uploaded"
+	FileProcessing = "processing"
+	FileCompleted  = "completed"
+	FileFailed     = "failed"
+)
+
+// Job is one analysis of uploaded files. Its retention mode is fixed once
+// it starts.
+type Job struct {
+	ID            string    `gorm:"primaryKey;size:32"`
+	OrgID         string    `gorm:"size:36;not null;index:idx_jobs_org_created,priority:1"`
+	CreatedBy     string    `gorm:"size:36;not null;default:''"`
+	Status        string    `gorm:"size:16;not null"`
+	Stage         string    `gorm:"size:16;not null;default:''"`
+	Progress      int       `gorm:"not null;default:0"`
+	Filenames     string    `gorm:"type:text;not null"` // JSON array of the names declared at creation
+	RetentionMode string    `gorm:"size:32;not null"`
+	RetentionDays int       `gorm:"not null"`
+	Error         string    `gorm:"type:text;not null;default:''"`
+	CreatedAt     time.Time `gorm:"not null;index:idx_jobs_org_created,priority:2"`
+	StartedAt     *time.Time
+	CompletedAt   *time.Time
+	FileDeletedAt *time.Time
+}
+
+// File is one uploaded (or corrected) file and, once analysed, its results.
+type File struct {
+	ID          int64  `gorm:"primaryKey;autoIncrement"`
+	OrgID       string `gorm:"size:36;not null;index"`
+	JobID       string `gorm:"size:32;not null;index"`
+	FileName    string `gorm:"size:512;not null"`
+	StorageKey  string `gorm:"size:1024;not null;default:''"` // cleared when the raw file is deleted
+	ContentType string `gorm:"size:128;not null;default:''"`
+	SizeBytes   int64  `gorm:"not null;default:0"`
+	Status      string `gorm:"size:16;not null"`
+	Progress    int    `gorm:"not null;default:0"`
+	Format      string `gorm:"size:16;not null;default:''"`
+	RowCount    int64  `gorm:"not null;default:0"`
+	ColumnCount int    `gorm:"not null;default:0"`
+	// QualityScore is null until analysed.
+	QualityScore *float64
+	// Profile is the JSON of the analysis: per column metrics,
+	// classification and issues; per file score and dimensions.
+	Profile         string `gorm:"type:text;not null;default:''"`
+	Error           string `gorm:"type:text;not null;default:''"`
+	ParentFileID    *int64
+	PipelineID      *string `gorm:"size:36"`
+	PipelineVersion *int
+	CreatedAt       time.Time `gorm:"not null"`
+	CompletedAt     *time.Time
+}
+
+// FileColumn is one analysed column, kept as rows so later features (GDPR
+// reports, lineage) can query classifications without parsing profiles.
+type FileColumn struct {
+	ID             int64   `gorm:"primaryKey;autoIncrement"`
+	OrgID          string  `gorm:"size:36;not null;index"`
+	FileID         int64   `gorm:"not null;index"`
+	Position       int     `gorm:"not null"`
+	Name           string  `gorm:"size:512;not null"`
+	InferredType   string  `gorm:"size:16;not null"`
+	Classification string  `gorm:"size:64;not null"`
+	GDPRCategory   string  `gorm:"column:gdpr_category;size:32;not null"`
+	Confidence     float64 `gorm:"not null"`
+}
