@@ -10,7 +10,9 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
+	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
 	"go.temporal.io/sdk/temporal"
@@ -20,6 +22,8 @@ import (
 type Activities struct {
 	Stores *models.Stores
 	Mailer mailer.Mailer
+	Blobs  blob.Store
+	Audit  audit.Recorder
 	AppURL string
 	Logger *slog.Logger
 }

@@ -44,6 +44,18 @@ var requirements = map[string]requirement{
 	"GET /api/v1/billing/balance":     {access: "session"},
 	"POST /api/v1/billing/credits":    {access: "session", admin: true},
 	"GET /api/v1/audit":               {access: "any", admin: true, scope: "admin"},
+	"POST /api/v1/jobs":               {access: "any", scope: "scan"},
+	"GET /api/v1/jobs":                {access: "any", scope: "read"},
+	"GET /api/v1/jobs/:job_id":        {access: "any", scope: "read"},
+	"POST /api/v1/jobs/:job_id/files": {access: "any", scope: "scan"},
+	"POST /api/v1/jobs/:job_id/start": {access: "any", scope: "scan"},
+	"GET /api/v1/files":               {access: "any", scope: "read"},
+	"POST /api/v1/files/prescan":      {access: "any", scope: "scan"},
+	"GET /api/v1/files/:id":           {access: "any", scope: "read"},
+	"GET /api/v1/files/:id/download":  {access: "any", scope: "read"},
+	"GET /api/v1/blobs/:token":        {access: "public"},
+	"POST /api/v1/public/upload":      {access: "any", scope: "scan"},
+	"GET /api/v1/public/jobs/:job_id": {access: "any", scope: "read"},
 }
 
 var scopeRank = map[string]int{"read": 1, "scan": 2, "write": 3, "admin": 4}
@@ -69,7 +81,7 @@ func TestRoleAndScopeMatrix(t *testing.T) {
 			t.Errorf("route %s has no row in the requirements table of this test: add one", id)
 			continue
 		}
-		path := strings.ReplaceAll(r.Path, ":id", uuid.NewString())
+		path := strings.NewReplacer(":id", uuid.NewString(), ":job_id", "job_missing0000", ":token", "bad-token").Replace(r.Path)
 		type caller struct {
 			name, token string
 			wantCode    string // "" = let through

@@ -103,5 +103,18 @@ func (s *Server) routeTable() []route {
 		{Method: "POST", Path: v1 + "/billing/credits", Access: Session, Role: admin, Limit: limitBilling, Handle: s.addCredits},
 
 		{Method: "GET", Path: v1 + "/audit", Access: Any, Role: admin, Handle: s.listAudit},
+
+		{Method: "POST", Path: v1 + "/jobs", Access: Any, Scope: models.ScopeScan, Limit: limitJobs, Handle: s.createJob},
+		{Method: "GET", Path: v1 + "/jobs", Access: Any, Handle: s.listJobs},
+		{Method: "GET", Path: v1 + "/jobs/:job_id", Access: Any, Handle: s.getJob},
+		{Method: "POST", Path: v1 + "/jobs/:job_id/files", Access: Any, Scope: models.ScopeScan, Limit: limitUpload, Handle: s.uploadJobFiles},
+		{Method: "POST", Path: v1 + "/jobs/:job_id/start", Access: Any, Scope: models.ScopeScan, Limit: limitJobs, Handle: s.startJob},
+		{Method: "GET", Path: v1 + "/files", Access: Any, Handle: s.listFiles},
+		{Method: "POST", Path: v1 + "/files/prescan", Access: Any, Scope: models.ScopeScan, Limit: limitUpload, Handle: s.prescan},
+		{Method: "GET", Path: v1 + "/files/:id", Access: Any, Handle: s.getFile},
+		{Method: "GET", Path: v1 + "/files/:id/download", Access: Any, Handle: s.downloadFile},
+		{Method: "GET", Path: v1 + "/blobs/:token", Access: Public, Handle: s.serveBlob},
+		{Method: "POST", Path: v1 + "/public/upload", Access: Any, Scope: models.ScopeScan, Limit: limitUpload, Handle: s.publicUpload},
+		{Method: "GET", Path: v1 + "/public/jobs/:job_id", Access: Any, Handle: s.publicJob},
 	}
 }

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
+	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/config"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
@@ -23,6 +25,13 @@ import (
 type Workflows interface {
 	// SendVerificationEmail starts the delivery of a verification e-mail.
 	SendVerificationEmail(ctx context.Context, orgID, userID string) error
+	// AnalyzeJob starts the analysis of a queued job (workflow id = job id).
+	AnalyzeJob(ctx context.Context, orgID, jobID string) error
+}
+
+// BlobURLVerifier checks the signed URLs the local blob driver issues.
+type BlobURLVerifier interface {
+	Verify(token string, now time.Time) (key, filename string, err error)
 }
 
 // Deps are the API's collaborators, built by cmd/dqs.
@@ -34,8 +43,12 @@ type Deps struct {
 	Signer    *auth.Signer
 	Secrets   *secrets.Box
 	Workflows Workflows
-	Logger    *slog.Logger
-	Version   string
+	Blobs     blob.Store
+	// LocalBlobs is set when blob storage is the local directory: the API
+	// then serves the signed download URLs itself.
+	LocalBlobs BlobURLVerifier
+	Logger     *slog.Logger
+	Version    string
 }
 
 // Server holds the handlers' dependencies.

@@ -25,3 +25,14 @@ func (t TemporalWorkflows) SendVerificationEmail(ctx context.Context, orgID, use
 	}, workflows.SendVerificationEmail, activities.VerificationEmailInput{OrgID: orgID, UserID: userID})
 	return err
 }
+
+// AnalyzeJob starts the job's analysis; the workflow id is the job id, so a
+// job is analysed once however often start is called.
+func (t TemporalWorkflows) AnalyzeJob(ctx context.Context, orgID, jobID string) error {
+	_, err := t.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       jobID,
+		TaskQueue:                t.Names.Default,
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, workflows.AnalyzeJob, activities.JobRef{OrgID: orgID, JobID: jobID})
+	return err
+}

@@ -97,7 +97,15 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			a.Close(context.Background())
 		}
 	}()
-	jwtKey, box, err := loadKeys(cfg, opt.API)
+	jwtKey, encKey, err := loadKeys(cfg, opt.API)
+	if err != nil {
+		return nil, err
+	}
+	box, err := secrets.NewBox(encKey)
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := newBlobStore(ctx, cfg, encKey)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +130,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 
 	names := workflows.NamesFor(cfg.TemporalPrefix)
 	if opt.Worker {
-		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger}
+		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit, AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger}
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}
@@ -138,6 +146,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		a.API, err = api.New(api.Deps{
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
+			Blobs: blobs.store, LocalBlobs: blobs.local,
 			Logger: a.Logger, Version: opt.Version,
 		})
 		if err != nil {
@@ -152,7 +161,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 // secrets box. Without configured keys the single-machine shape generates
 // them once into the data directory; a PostgreSQL (cluster) deployment must
 // configure them, because replicas must share them.
-func loadKeys(cfg *config.Config, api bool) ([]byte, *secrets.Box, error) {
+func loadKeys(cfg *config.Config, api bool) (jwtKey, encKey []byte, err error) {
 	cluster := strings.HasPrefix(cfg.DatabaseURL, "postgres")
 	if cluster && cfg.EncryptionKey == "" {
 		return nil, nil, errors.New("with PostgreSQL, set DQS_ENCRYPTION_KEY: every replica must use the same key")
@@ -160,8 +169,6 @@ func loadKeys(cfg *config.Config, api bool) ([]byte, *secrets.Box, error) {
 	if cluster && api && cfg.JWTSecret == "" {
 		return nil, nil, errors.New("with PostgreSQL, set DQS_JWT_SECRET: every API replica must use the same key")
 	}
-	var jwtKey []byte
-	var err error
 	switch {
 	case !api:
 		// A worker signs nothing.
@@ -174,7 +181,6 @@ func loadKeys(cfg *config.Config, api bool) ([]byte, *secrets.Box, error) {
 			return nil, nil, err
 		}
 	}
-	var encKey []byte
 	if cfg.EncryptionKey != "" {
 		if encKey, err = secrets.DecodeKey(cfg.EncryptionKey, secrets.KeySize); err != nil {
 			return nil, nil, fmt.Errorf("DQS_ENCRYPTION_KEY: %w", err)
@@ -182,8 +188,7 @@ func loadKeys(cfg *config.Config, api bool) ([]byte, *secrets.Box, error) {
 	} else if encKey, err = secrets.LoadOrCreateKeyFile(filepath.Join(cfg.DataDir, "encryption.key"), secrets.KeySize); err != nil {
 		return nil, nil, err
 	}
-	box, err := secrets.NewBox(encKey)
-	return jwtKey, box, err
+	return jwtKey, encKey, nil
 }
 
 func newMailer(cfg *config.Config) mailer.Mailer {

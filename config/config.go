@@ -41,6 +41,23 @@ type Config struct {
 	LogLevel          string
 	TrustedProxies    []string
 	Limits            Limits
+	MaxUploadBytes    int64
+	Blob              Blob
+}
+
+// Blob selects and configures blob storage for uploaded files.
+type Blob struct {
+	Driver string // local, s3 or gcs
+	Dir    string // local: directory; empty means $DQS_DATA_DIR/blobs
+	Bucket string
+	Prefix string
+	Region string
+	// Endpoint points the S3 or GCS client at a compatible server.
+	Endpoint        string
+	AccessKeyID     string
+	SecretAccessKey string
+	// GCSCredentialsFile is a service account JSON file.
+	GCSCredentialsFile string
 }
 
 // Limits are the rate limits of DECISIONS.md; each may be overridden as
@@ -159,6 +176,30 @@ var settings = []setting{
 		}
 		return nil
 	}},
+	{name: "DQS_MAX_UPLOAD_BYTES", def: "1073741824", help: "largest accepted upload in bytes (default 1 GiB); larger requests are refused with 413", set: func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return fmt.Errorf("want a positive number of bytes")
+		}
+		c.MaxUploadBytes = n
+		return nil
+	}},
+	{name: "DQS_BLOB_DRIVER", def: "local", help: "blob storage for uploaded files: local, s3 or gcs", set: func(c *Config, v string) error {
+		switch v {
+		case "local", "s3", "gcs":
+			c.Blob.Driver = v
+			return nil
+		}
+		return fmt.Errorf("want local, s3 or gcs")
+	}},
+	{name: "DQS_BLOB_DIR", def: "", help: "local blob directory; empty means $DQS_DATA_DIR/blobs", set: str(func(c *Config) *string { return &c.Blob.Dir })},
+	{name: "DQS_BLOB_BUCKET", def: "", help: "S3 or GCS bucket", set: str(func(c *Config) *string { return &c.Blob.Bucket })},
+	{name: "DQS_BLOB_PREFIX", def: "", help: "key prefix inside the bucket", set: str(func(c *Config) *string { return &c.Blob.Prefix })},
+	{name: "DQS_BLOB_REGION", def: "eu-north-1", help: "S3 region", set: str(func(c *Config) *string { return &c.Blob.Region })},
+	{name: "DQS_BLOB_ENDPOINT", def: "", help: "S3-compatible or GCS endpoint URL (empty: the cloud's own)", set: str(func(c *Config) *string { return &c.Blob.Endpoint })},
+	{name: "DQS_BLOB_ACCESS_KEY_ID", def: "", help: "S3 access key id (empty: the default credential chain)", set: str(func(c *Config) *string { return &c.Blob.AccessKeyID })},
+	{name: "DQS_BLOB_SECRET_ACCESS_KEY", def: "", help: "S3 secret access key", secret: true, set: str(func(c *Config) *string { return &c.Blob.SecretAccessKey })},
+	{name: "DQS_BLOB_GCS_CREDENTIALS_FILE", def: "", help: "GCS service account JSON file", set: str(func(c *Config) *string { return &c.Blob.GCSCredentialsFile })},
 	{name: "DQS_RATE_LIMIT_AUTH", def: "10/1m", help: "authentication endpoints, per client IP", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Auth })},
 	{name: "DQS_RATE_LIMIT_GENERAL", def: "600/1m", help: "every other endpoint, per user or API key", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.General })},
 	{name: "DQS_RATE_LIMIT_UPLOAD", def: "30/1m", help: "uploads and prescan, per user", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Upload })},
@@ -186,6 +227,9 @@ func Load(getenv func(string) string) (*Config, error) {
 	}
 	if c.OutboxDir == "" {
 		c.OutboxDir = filepath.Join(c.DataDir, "outbox")
+	}
+	if c.Blob.Dir == "" {
+		c.Blob.Dir = filepath.Join(c.DataDir, "blobs")
 	}
 	return c, nil
 }

@@ -126,6 +126,8 @@ func TestEnvOverrides(t *testing.T) {
 			Billing: ratelimit.Rule{Limit: 3, Window: time.Hour},
 			WS:      ratelimit.Rule{Limit: 4, Window: time.Minute},
 		},
+		MaxUploadBytes: 1 << 30,
+		Blob:           Blob{Driver: "local", Dir: "/var/lib/dqs/blobs", Region: "eu-north-1"},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("Load =\n%+v\nwant\n%+v", c, want)
@@ -209,7 +211,7 @@ func secretSettings() []setting {
 }
 
 func TestSecretsAreMarked(t *testing.T) {
-	want := map[string]bool{"DQS_DATABASE_URL": true, "DQS_JWT_SECRET": true, "DQS_ENCRYPTION_KEY": true, "DQS_SMTP_PASSWORD": true}
+	want := map[string]bool{"DQS_DATABASE_URL": true, "DQS_JWT_SECRET": true, "DQS_ENCRYPTION_KEY": true, "DQS_SMTP_PASSWORD": true, "DQS_BLOB_SECRET_ACCESS_KEY": true}
 	got := map[string]bool{}
 	for _, s := range secretSettings() {
 		got[s.name] = true

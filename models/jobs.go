@@ -196,3 +196,15 @@ func (s Files) ColumnsOfFiles(ctx context.Context, orgID string, fileIDs []int64
 	err := s.db.conn(ctx).Where("org_id = ? AND file_id IN ?", orgID, fileIDs).Order("file_id ASC, position ASC").Find(&out).Error
 	return out, err
 }
+
+// Unstart returns a queued job to created when its workflow could not be
+// started.
+func (s Jobs) Unstart(ctx context.Context, orgID, id string) error {
+	return s.db.conn(ctx).Model(&Job{}).Where("org_id = ? AND id = ? AND status = ?", orgID, id, JobQueued).
+		Updates(map[string]any{"status": JobCreated, "stage": "", "started_at": nil}).Error
+}
+
+// Delete removes a file row (an upload undone before its job started).
+func (s Files) Delete(ctx context.Context, orgID string, id int64) error {
+	return s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&File{}).Error
+}

@@ -34,6 +34,7 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities) (*Wo
 	w := sdkworker.New(c, n.Default, sdkworker.Options{})
 	w.RegisterWorkflow(workflows.SendVerificationEmail)
 	w.RegisterWorkflow(workflows.PurgeExpiredCredentials)
+	w.RegisterWorkflow(workflows.AnalyzeJob)
 	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
 		return nil, fmt.Errorf("start worker on %s: %w", n.Default, err)

@@ -26,6 +26,8 @@ Usage:
   dqs api       the HTTP API only (cluster shape)
   dqs worker    the Temporal worker only (cluster shape)
   dqs migrate   apply database migrations and exit
+  dqs profile [--json] FILE...
+                profile, classify and score local files (no server needed)
   dqs version   print the version
   dqs --help    this text
 
@@ -45,6 +47,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "profile" {
+		return profileFiles(context.Background(), args[1:], stdout, stderr)
 	}
 	cfg, err := config.Load(config.Getenv)
 	if err != nil {

@@ -1,0 +1,193 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/dqs/dqs/analysis"
+	"github.com/dqs/dqs/audit"
+	"github.com/dqs/dqs/classify"
+	"github.com/dqs/dqs/models"
+	"go.temporal.io/sdk/activity"
+)
+
+// JobRef names a job of an organisation.
+type JobRef struct {
+	OrgID string
+	JobID string
+}
+
+// FileRef names one file of a job and its place in the job.
+type FileRef struct {
+	OrgID  string
+	JobID  string
+	FileID int64
+	Index  int
+	Total  int
+}
+
+// BeginJob marks the job processing and returns its files in order.
+func (a *Activities) BeginJob(ctx context.Context, in JobRef) ([]int64, error) {
+	if err := a.Stores.Jobs.SetProgress(ctx, in.OrgID, in.JobID, models.JobProcessing, analysis.StageParsing, 0); err != nil {
+		return nil, err
+	}
+	files, err := a.Stores.Files.ListByJob(ctx, in.OrgID, in.JobID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		ids[i] = f.ID
+	}
+	return ids, nil
+}
+
+// progressInterval throttles progress writes to the database.
+const progressInterval = time.Second
+
+// AnalyzeFile streams one file from storage through the engine and stores
+// the result. It heartbeats its progress, which the polling endpoint and
+// the WebSocket read from the database. Bad input marks the file failed
+// and returns nil: retrying cannot fix the file, and the job goes on.
+func (a *Activities) AnalyzeFile(ctx context.Context, in FileRef) error {
+	f, err := a.Stores.Files.Get(ctx, in.OrgID, in.FileID)
+	if err != nil {
+		return err
+	}
+	if f.Status == models.FileCompleted || f.Status == models.FileFailed {
+		return nil // a retry after the result was stored
+	}
+	if f.StorageKey == "" {
+		return a.MarkFileFailed(ctx, in, "the raw file was deleted before it could be analysed")
+	}
+	if err := a.Stores.Files.SetStatus(ctx, in.OrgID, f.ID, models.FileProcessing, 0, ""); err != nil {
+		return err
+	}
+	tmp, err := a.download(ctx, f.StorageKey)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+
+	report := a.progressReporter(ctx, in)
+	res, err := analysis.Run(ctx, tmp, f.FileName, f.SizeBytes, report)
+	if errors.Is(err, analysis.ErrBadInput) {
+		return a.MarkFileFailed(ctx, in, err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	cols := make([]models.FileColumn, len(res.Columns))
+	for i, c := range res.Columns {
+		cols[i] = models.FileColumn{Name: c.Name, InferredType: c.InferredType, Classification: c.Classification.Label,
+			GDPRCategory: string(c.Classification.Category), Confidence: c.Classification.Confidence}
+	}
+	return a.Stores.Files.SaveResult(ctx, in.OrgID, f.ID, models.FileResult{
+		Format: res.Format, RowCount: res.RowCount, ColumnCount: len(res.Columns), QualityScore: res.Quality.Score,
+		Profile: string(raw), Columns: cols,
+	}, time.Now())
+}
+
+// download copies the object to a temporary file: Parquet needs random
+// access, and a local copy lets every format be read at disk speed.
+func (a *Activities) download(ctx context.Context, key string) (*os.File, error) {
+	rc, err := a.Blobs.Open(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("open stored file: %w", err)
+	}
+	defer rc.Close()
+	tmp, err := os.CreateTemp("", "dqs-analyze-*")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(tmp, rc); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("download stored file: %w", err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return tmp, nil
+}
+
+// progressReporter heartbeats every report and writes the file's and the
+// job's progress at most once a second.
+func (a *Activities) progressReporter(ctx context.Context, in FileRef) analysis.Progress {
+	var mu sync.Mutex
+	var last time.Time
+	return func(stage string, frac float64) {
+		pct := int(frac * 100)
+		activity.RecordHeartbeat(ctx, pct)
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < progressInterval && frac < 1 {
+			return
+		}
+		last = time.Now()
+		if err := a.Stores.Files.SetStatus(ctx, in.OrgID, in.FileID, models.FileProcessing, pct, ""); err != nil {
+			a.Logger.Warn("file progress not saved", "job_id", in.JobID, "error", err)
+		}
+		jobPct := (in.Index*100 + pct) / max(in.Total, 1)
+		if err := a.Stores.Jobs.SetProgress(ctx, in.OrgID, in.JobID, models.JobProcessing, stage, min(jobPct, 99)); err != nil {
+			a.Logger.Warn("job progress not saved", "job_id", in.JobID, "error", err)
+		}
+	}
+}
+
+// MarkFileFailed records that a file could not be analysed, with a message
+// for the user.
+func (a *Activities) MarkFileFailed(ctx context.Context, in FileRef, message string) error {
+	return a.Stores.Files.SetStatus(ctx, in.OrgID, in.FileID, models.FileFailed, 100, message)
+}
+
+// CompleteJob ends the job: completed when any file was analysed, failed
+// when none was; audited as job_completed.
+func (a *Activities) CompleteJob(ctx context.Context, in JobRef) error {
+	files, err := a.Stores.Files.ListByJob(ctx, in.OrgID, in.JobID)
+	if err != nil {
+		return err
+	}
+	status, message, done, personal := models.JobFailed, "no file could be analysed", 0, 0
+	for _, f := range files {
+		if f.Status == models.FileCompleted {
+			status, message = models.JobCompleted, ""
+			done++
+		}
+	}
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		ids[i] = f.ID
+	}
+	cols, err := a.Stores.Files.ColumnsOfFiles(ctx, in.OrgID, ids)
+	if err != nil {
+		return err
+	}
+	for _, c := range cols {
+		if classify.IsPersonal(classify.Result{Category: classify.GDPRCategory(c.GDPRCategory), Confidence: c.Confidence}) {
+			personal++
+		}
+	}
+	if err := a.Stores.Jobs.Finish(ctx, in.OrgID, in.JobID, status, message, time.Now()); err != nil {
+		return err
+	}
+	if a.Audit != nil {
+		a.Audit.Record(audit.Entry{OrgID: in.OrgID, Event: audit.JobCompleted, Metadata: map[string]any{
+			"job_id": in.JobID, "status": status, "files": len(files), "files_analysed": done, "personal_data_columns": personal,
+		}})
+	}
+	return nil
+}

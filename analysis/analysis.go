@@ -1,0 +1,144 @@
+// Package analysis runs the engine on one file: read (any format), profile
+// in a single pass, classify every column, score quality. It is pure Go —
+// the AnalyzeFile activity and `dqs profile` both call Run, so the server
+// and the command line give the same answers.
+package analysis
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/dqs/dqs/classify"
+	"github.com/dqs/dqs/profile"
+	"github.com/dqs/dqs/quality"
+	"github.com/dqs/dqs/readers"
+)
+
+// Stages of an analysis, as the progress messages name them.
+const (
+	StageParsing     = "parsing"
+	StageProfiling   = "profiling"
+	StageClassifying = "classifying"
+	StageScoring     = "scoring"
+)
+
+// Progress receives the stage and the share of the file read (0..1).
+type Progress func(stage string, fraction float64)
+
+// Column is one column's profile and classification.
+type Column struct {
+	profile.Column
+	Classification classify.Result `json:"classification"`
+}
+
+// Result is the analysis of one file.
+type Result struct {
+	Format        string         `json:"format"`
+	RowCount      int64          `json:"row_count"`
+	DuplicateRows int64          `json:"duplicate_rows"`
+	Columns       []Column       `json:"columns"`
+	Quality       quality.Report `json:"quality"`
+}
+
+// ErrBadInput marks a file that cannot be analysed as it is (malformed or
+// unsupported): retrying will not help, and the message says why.
+var ErrBadInput = errors.New("file cannot be analysed")
+
+// progressEvery is how many rows pass between progress reports.
+const progressEvery = 50_000
+
+// Run analyses f (name gives the format by its extension, size the
+// progress denominator).
+func Run(ctx context.Context, f readers.File, name string, size int64, progress Progress) (*Result, error) {
+	if progress == nil {
+		progress = func(string, float64) {}
+	}
+	progress(StageParsing, 0)
+	counter := &countingFile{File: f}
+	r, err := readers.Open(counter, name, readers.Options{})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	defer r.Close()
+	prof := profile.New(r.Columns(), profile.Options{})
+	var rows int64
+	for {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, badInput(err)
+		}
+		prof.Add(rec.Values, rec.Null)
+		rows++
+		if rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			progress(StageProfiling, fraction(counter.read, size))
+		}
+	}
+	progress(StageClassifying, 1)
+	p := prof.Result()
+	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, Columns: make([]Column, len(p.Columns))}
+	personal := make(map[string]bool, len(p.Columns))
+	for i, c := range p.Columns {
+		cls := classify.Column(c.Name, c.Sample)
+		personal[c.Name] = classify.IsPersonal(cls)
+		res.Columns[i] = Column{Column: c, Classification: cls}
+	}
+	progress(StageScoring, 1)
+	res.Quality = quality.Assess(p, func(col string) bool { return personal[col] })
+	for i := range res.Columns {
+		// The sample served classification and stays in the engine; the
+		// values shown of personal columns are masked like issue examples.
+		c := &res.Columns[i]
+		c.Sample = nil
+		// Masking errs on the side of privacy: any personal label counts,
+		// whatever its confidence.
+		if c.Classification.Category != classify.CategoryNone {
+			maskPersonal(&c.Column)
+		}
+	}
+	return res, nil
+}
+
+func badInput(err error) error {
+	if errors.Is(err, readers.ErrMalformed) || errors.Is(err, readers.ErrUnsupported) {
+		return errors.Join(ErrBadInput, err)
+	}
+	return err
+}
+
+func fraction(read, size int64) float64 {
+	if size <= 0 {
+		return 0
+	}
+	return min(float64(read)/float64(size), 1)
+}
+
+// countingFile counts the bytes read through it (for progress).
+type countingFile struct {
+	readers.File
+	read int64
+}
+
+func (c *countingFile) Read(p []byte) (int, error) {
+	n, err := c.File.Read(p)
+	c.read += int64(n)
+	return n, err
+}
+
+// maskPersonal masks the raw values a profile shows of a personal column.
+func maskPersonal(c *profile.Column) {
+	for i := range c.TopValues {
+		c.TopValues[i].Value = quality.Mask(c.TopValues[i].Value, true)
+	}
+	for _, v := range []*string{c.Min, c.Max} {
+		if v != nil {
+			*v = quality.Mask(*v, true)
+		}
+	}
+}

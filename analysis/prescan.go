@@ -1,0 +1,74 @@
+package analysis
+
+import (
+	"errors"
+	"io"
+
+	"github.com/dqs/dqs/classify"
+	"github.com/dqs/dqs/profile"
+	"github.com/dqs/dqs/readers"
+)
+
+// PrescanRows is how many rows a prescan reads.
+const PrescanRows = 2000
+
+// PrescanColumn is what a prescan says of one column.
+type PrescanColumn struct {
+	Name           string          `json:"name"`
+	InferredType   string          `json:"inferred_type"`
+	Classification classify.Result `json:"classification"`
+}
+
+// PrescanResult is a quick look at the head of a file.
+type PrescanResult struct {
+	Format               string          `json:"format"`
+	Columns              []PrescanColumn `json:"columns"`
+	RowsScanned          int64           `json:"rows_scanned"`
+	RowEstimate          int64           `json:"row_estimate"`
+	ContainsPersonalData bool            `json:"contains_personal_data"`
+	// PasswordColumns name the columns that hold plaintext passwords; such
+	// a file is refused.
+	PasswordColumns []string `json:"password_columns,omitempty"`
+}
+
+// Prescan reads the first PrescanRows rows of f and classifies its columns.
+// The row estimate scales the rows read by the share of the file they used.
+func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
+	counter := &countingFile{File: f}
+	r, err := readers.Open(counter, name, readers.Options{})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	defer r.Close()
+	prof := profile.New(r.Columns(), profile.Options{})
+	var rows int64
+	eof := false
+	for rows < PrescanRows {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			eof = true
+			break
+		}
+		if err != nil {
+			return nil, badInput(err)
+		}
+		prof.Add(rec.Values, rec.Null)
+		rows++
+	}
+	p := prof.Result()
+	out := &PrescanResult{Format: string(r.Format()), RowsScanned: rows, RowEstimate: rows, Columns: make([]PrescanColumn, len(p.Columns))}
+	if !eof && counter.read > 0 && r.Format() != readers.FormatParquet {
+		out.RowEstimate = int64(float64(rows) * float64(size) / float64(counter.read))
+	}
+	for i, c := range p.Columns {
+		cls := classify.Column(c.Name, c.Sample)
+		out.Columns[i] = PrescanColumn{Name: c.Name, InferredType: c.InferredType, Classification: cls}
+		if classify.IsPersonal(cls) {
+			out.ContainsPersonalData = true
+		}
+		if cls.Label == classify.LabelPassword {
+			out.PasswordColumns = append(out.PasswordColumns, c.Name)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,416 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/dqs/dqs/analysis"
+	"github.com/dqs/dqs/audit"
+	"github.com/dqs/dqs/auth"
+	"github.com/dqs/dqs/blob"
+	"github.com/dqs/dqs/errs"
+	"github.com/dqs/dqs/models"
+	"github.com/gin-gonic/gin"
+)
+
+// downloadURLTTL is how long a signed download URL works.
+const downloadURLTTL = 15 * time.Minute
+
+// multipartOverhead allows for part headers beyond the file bytes.
+const multipartOverhead = 1 << 20
+
+var errRawPassword = &errs.Error{Status: http.StatusBadRequest, Code: "raw_password_detected",
+	Message: "the file has a column of plaintext passwords; remove or hash it before uploading"}
+
+// spooledPart is an uploaded file part written to a temporary file, so it
+// can be prescanned before anything is stored and never sits in memory.
+type spooledPart struct {
+	name string
+	file *os.File
+	size int64
+}
+
+func (p *spooledPart) close() {
+	p.file.Close()
+	os.Remove(p.file.Name())
+}
+
+// spoolParts streams each `file` part of a multipart body to a temporary
+// file. The whole body is capped at DQS_MAX_UPLOAD_BYTES (413 beyond).
+func (s *Server) spoolParts(c *gin.Context) ([]*spooledPart, error) {
+	ct, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	if err != nil || ct != "multipart/form-data" {
+		return nil, errs.BadRequest("send the files as multipart/form-data with one or more parts named \"file\"")
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.Config.MaxUploadBytes+multipartOverhead)
+	mr, err := c.Request.MultipartReader()
+	if err != nil {
+		return nil, errs.BadRequest("malformed multipart body")
+	}
+	var parts []*spooledPart
+	fail := func(err error) ([]*spooledPart, error) {
+		for _, p := range parts {
+			p.close()
+		}
+		return nil, err
+	}
+	var total int64
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fail(uploadError(err, s.Config.MaxUploadBytes))
+		}
+		if part.FormName() != "file" {
+			part.Close()
+			continue
+		}
+		name := part.FileName()
+		if !validFileName(name) {
+			return fail(errs.BadRequest("each file part needs a file name of 1–%d characters without path separators", maxFileNameLen))
+		}
+		tmp, err := os.CreateTemp("", "dqs-upload-*")
+		if err != nil {
+			return fail(err)
+		}
+		sp := &spooledPart{name: name, file: tmp}
+		parts = append(parts, sp)
+		n, err := io.Copy(tmp, io.LimitReader(part, s.Config.MaxUploadBytes-total+1))
+		sp.size = n
+		total += n
+		if err != nil {
+			return fail(uploadError(err, s.Config.MaxUploadBytes))
+		}
+		if total > s.Config.MaxUploadBytes {
+			return fail(errs.PayloadTooLarge("uploads are limited to %d bytes", s.Config.MaxUploadBytes))
+		}
+	}
+	if len(parts) == 0 {
+		return nil, errs.BadRequest("no file part: send one or more parts named \"file\"")
+	}
+	return parts, nil
+}
+
+func uploadError(err error, limit int64) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return errs.PayloadTooLarge("uploads are limited to %d bytes", limit)
+	}
+	return errs.BadRequest("malformed multipart body")
+}
+
+// checkNoPasswords prescans a spooled file and refuses one with a column
+// of plaintext passwords (audited as file_rejected_raw_password).
+func (s *Server) checkNoPasswords(c *gin.Context, p *principal, sp *spooledPart) error {
+	if _, err := sp.file.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	res, err := analysis.Prescan(sp.file, sp.name, sp.size)
+	if err != nil {
+		// An unreadable file is still stored: the analysis marks it
+		// failed with the reader's message.
+		return nil
+	}
+	if len(res.PasswordColumns) > 0 {
+		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.FileRejectedPw, IP: clientIP(c),
+			Metadata: map[string]any{"filename": sp.name, "size_bytes": sp.size, "columns": res.PasswordColumns}})
+		return errRawPassword
+	}
+	return nil
+}
+
+// storeParts prescans every part, then stores each and records its file
+// row. Nothing is stored when any part is refused; a failure part-way
+// removes what this request stored.
+func (s *Server) storeParts(c *gin.Context, p *principal, jobID string, parts []*spooledPart) ([]models.File, error) {
+	for _, sp := range parts {
+		if err := s.checkNoPasswords(c, p, sp); err != nil {
+			return nil, err
+		}
+	}
+	ctx := c.Request.Context()
+	var stored []models.File
+	undo := func(err error) ([]models.File, error) {
+		ctx := context.WithoutCancel(ctx)
+		for _, f := range stored {
+			if derr := s.Blobs.Delete(ctx, f.StorageKey); derr != nil {
+				logger(c).Error("stored upload not removed after a failure", "file_id", f.ID, "error", derr)
+			}
+			s.Stores.Files.Delete(ctx, p.OrgID, f.ID)
+		}
+		return nil, err
+	}
+	for _, sp := range parts {
+		key, err := blob.OrgKey(p.OrgID, "uploads", jobID, auth.RandomToken(12))
+		if err != nil {
+			return undo(err)
+		}
+		if _, err := sp.file.Seek(0, io.SeekStart); err != nil {
+			return undo(err)
+		}
+		if _, err := s.Blobs.Put(ctx, key, sp.file, "application/octet-stream"); err != nil {
+			return undo(fmt.Errorf("store upload: %w", err))
+		}
+		f := models.File{JobID: jobID, FileName: sp.name, StorageKey: key, SizeBytes: sp.size, CreatedAt: time.Now().UTC()}
+		if err := s.Stores.Files.Create(ctx, p.OrgID, &f); err != nil {
+			s.Blobs.Delete(context.WithoutCancel(ctx), key)
+			return undo(err)
+		}
+		stored = append(stored, f)
+	}
+	for _, f := range stored {
+		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.FileUploaded, IP: clientIP(c),
+			Metadata: map[string]any{"file_id": f.ID, "filename": f.FileName, "size_bytes": f.SizeBytes, "job_id": jobID}})
+	}
+	return stored, nil
+}
+
+// uploadJobFiles receives files declared at job creation.
+func (s *Server) uploadJobFiles(c *gin.Context) error {
+	p := mustPrincipal(c)
+	ctx := c.Request.Context()
+	j, err := s.Stores.Jobs.Get(ctx, p.OrgID, c.Param("job_id"))
+	if err != nil {
+		return err
+	}
+	if j.Status != models.JobCreated {
+		return errs.Conflict("job %s was already started; files can no longer be added", j.ID)
+	}
+	parts, err := s.spoolParts(c)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, sp := range parts {
+			sp.close()
+		}
+	}()
+	var declared []string
+	_ = json.Unmarshal([]byte(j.Filenames), &declared)
+	existing, err := s.Stores.Files.ListByJob(ctx, p.OrgID, j.ID)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, f := range existing {
+		have[f.FileName] = true
+	}
+	for _, sp := range parts {
+		if !oneOf(sp.name, declared) {
+			return errs.BadRequest("file %q was not declared in the job's filenames", sp.name)
+		}
+		if have[sp.name] {
+			return errs.Conflict("file %q was already uploaded to this job", sp.name)
+		}
+		have[sp.name] = true
+	}
+	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
+		return err
+	}
+	return s.respondJob(c, http.StatusCreated, p.OrgID, j)
+}
+
+// publicUpload is the integration shortcut: one request creates a job with
+// the organisation's retention defaults, stores the file and starts it.
+func (s *Server) publicUpload(c *gin.Context) error {
+	p := mustPrincipal(c)
+	parts, err := s.spoolParts(c)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, sp := range parts {
+			sp.close()
+		}
+	}()
+	if len(parts) != 1 {
+		return errs.BadRequest("send exactly one part named \"file\"")
+	}
+	ctx := c.Request.Context()
+	org, err := s.Stores.Orgs.Get(ctx, p.OrgID)
+	if err != nil {
+		return err
+	}
+	mode, days, err := retention(org, nil, nil)
+	if err != nil {
+		return err
+	}
+	names, _ := json.Marshal([]string{parts[0].name})
+	j := &models.Job{CreatedBy: p.userID(), Filenames: string(names), RetentionMode: mode, RetentionDays: days, CreatedAt: time.Now().UTC()}
+	if err := s.Stores.Jobs.Create(ctx, p.OrgID, j); err != nil {
+		return err
+	}
+	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobCreated, IP: clientIP(c),
+		Metadata: map[string]any{"job_id": j.ID, "files": 1, "retention_mode": mode}})
+	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
+		return err
+	}
+	started, err := s.startAnalysis(ctx, p.OrgID, j.ID, mode, days)
+	if err != nil {
+		return err
+	}
+	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobStarted, IP: clientIP(c),
+		Metadata: map[string]any{"job_id": j.ID, "files": 1, "retention_mode": mode, "retention_days": days}})
+	return respond(c, http.StatusAccepted, gin.H{"job_id": started.ID, "file_name": parts[0].name, "status": started.Status})
+}
+
+// publicJob is the polling endpoint of integrations.
+func (s *Server) publicJob(c *gin.Context) error { return s.getJob(c) }
+
+// prescan classifies the head of a file without storing anything.
+func (s *Server) prescan(c *gin.Context) error {
+	p := mustPrincipal(c)
+	parts, err := s.spoolParts(c)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, sp := range parts {
+			sp.close()
+		}
+	}()
+	if len(parts) != 1 {
+		return errs.BadRequest("send exactly one part named \"file\"")
+	}
+	sp := parts[0]
+	res, err := analysis.Prescan(sp.file, sp.name, sp.size)
+	if err != nil {
+		if errors.Is(err, analysis.ErrBadInput) {
+			return errs.BadRequest("%s", err.Error())
+		}
+		return err
+	}
+	if len(res.PasswordColumns) > 0 {
+		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.FileRejectedPw, IP: clientIP(c),
+			Metadata: map[string]any{"filename": sp.name, "size_bytes": sp.size, "columns": res.PasswordColumns}})
+		return errRawPassword
+	}
+	return respond(c, http.StatusOK, res)
+}
+
+type fileView struct {
+	ID              int64           `json:"id"`
+	FileID          int64           `json:"file_id"`
+	JobID           string          `json:"job_id"`
+	FileName        string          `json:"file_name"`
+	Status          string          `json:"status"`
+	Format          string          `json:"format"`
+	SizeBytes       int64           `json:"size_bytes"`
+	RowCount        int64           `json:"row_count"`
+	ColumnCount     int             `json:"column_count"`
+	QualityScore    *float64        `json:"quality_score"`
+	RawFileDeleted  bool            `json:"raw_file_deleted"`
+	ParentFileID    *int64          `json:"parent_file_id"`
+	PipelineID      *string         `json:"pipeline_id"`
+	PipelineVersion *int            `json:"pipeline_version"`
+	Error           *string         `json:"error"`
+	CreatedAt       time.Time       `json:"created_at"`
+	CompletedAt     *time.Time      `json:"completed_at"`
+	Profile         json.RawMessage `json:"profile,omitempty"`
+}
+
+func viewFile(f *models.File, withProfile bool) fileView {
+	v := fileView{ID: f.ID, FileID: f.ID, JobID: f.JobID, FileName: f.FileName, Status: f.Status, Format: f.Format,
+		SizeBytes: f.SizeBytes, RowCount: f.RowCount, ColumnCount: f.ColumnCount, QualityScore: f.QualityScore,
+		RawFileDeleted: f.StorageKey == "", ParentFileID: f.ParentFileID, PipelineID: f.PipelineID,
+		PipelineVersion: f.PipelineVersion, Error: strPtr(f.Error), CreatedAt: f.CreatedAt.UTC(), CompletedAt: utcPtr(f.CompletedAt)}
+	if withProfile && f.Profile != "" {
+		v.Profile = json.RawMessage(f.Profile)
+	}
+	return v
+}
+
+// listFiles lists the organisation's files, newest first.
+func (s *Server) listFiles(c *gin.Context) error {
+	p := mustPrincipal(c)
+	pg, err := parsePage(c, defaultPageLimit, maxPageLimit)
+	if err != nil {
+		return err
+	}
+	files, total, err := s.Stores.Files.List(c.Request.Context(), p.OrgID, models.Page(pg))
+	if err != nil {
+		return err
+	}
+	out := make([]fileView, len(files))
+	for i := range files {
+		out[i] = viewFile(&files[i], false)
+	}
+	return respondList(c, out, total, pg)
+}
+
+var errFileNotFound = errs.NotFound("file")
+
+func (s *Server) fileParam(c *gin.Context) (*models.File, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return nil, errFileNotFound
+	}
+	return s.Stores.Files.Get(c.Request.Context(), mustPrincipal(c).OrgID, id)
+}
+
+// getFile answers a file with its profile.
+func (s *Server) getFile(c *gin.Context) error {
+	f, err := s.fileParam(c)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, viewFile(f, true))
+}
+
+// downloadFile redirects to a time-limited signed URL of the raw file.
+func (s *Server) downloadFile(c *gin.Context) error {
+	f, err := s.fileParam(c)
+	if err != nil {
+		return err
+	}
+	if f.StorageKey == "" {
+		return &errs.Error{Status: http.StatusNotFound, Code: "not_found", Message: "the raw file was deleted under the retention policy; its analysis remains available"}
+	}
+	url, err := s.Blobs.SignedURL(c.Request.Context(), f.StorageKey, downloadURLTTL, f.FileName)
+	if err != nil {
+		return err
+	}
+	c.Redirect(http.StatusTemporaryRedirect, url)
+	return nil
+}
+
+var errBadBlobLink = errs.NotFound("download link (invalid or expired)")
+
+// serveBlob serves a signed URL of the local blob driver.
+func (s *Server) serveBlob(c *gin.Context) error {
+	if s.LocalBlobs == nil {
+		return errBadBlobLink
+	}
+	key, filename, err := s.LocalBlobs.Verify(c.Param("token"), time.Now())
+	if err != nil {
+		return errBadBlobLink
+	}
+	rc, err := s.Blobs.Open(c.Request.Context(), key)
+	if errors.Is(err, blob.ErrNotFound) {
+		return errBadBlobLink
+	}
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	c.Header("Content-Disposition", blob.ContentDisposition(filename))
+	c.Header("Cache-Control", "private, no-store")
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Status(http.StatusOK)
+	c.Header("Content-Type", "application/octet-stream")
+	_, err = io.Copy(c.Writer, rc)
+	if err != nil {
+		logger(c).Warn("blob download interrupted", "error", err)
+	}
+	return nil
+}

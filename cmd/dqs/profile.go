@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/dqs/dqs/analysis"
+)
+
+// profileFiles runs the analysis engine on local files, with no server or
+// database: a readable table per file, or the API's JSON with --json.
+func profileFiles(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the analysis as JSON (the shape of a file's profile in the API)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: dqs profile [--json] FILE...\n\nProfiles, classifies and scores CSV, JSON, JSON Lines and Parquet files locally.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	status := 0
+	var results []fileResult
+	for _, path := range fs.Args() {
+		res, err := profileFile(ctx, path)
+		if err != nil {
+			fmt.Fprintf(stderr, "dqs profile: %s: %v\n", path, err)
+			status = 1
+			continue
+		}
+		if *asJSON {
+			results = append(results, fileResult{File: path, Result: res})
+			continue
+		}
+		printProfile(stdout, path, res)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			return 1
+		}
+	}
+	return status
+}
+
+type fileResult struct {
+	File string `json:"file"`
+	*analysis.Result
+}
+
+func profileFile(ctx context.Context, path string) (*analysis.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	return analysis.Run(ctx, f, filepath.Base(path), st.Size(), nil)
+}
+
+func printProfile(w io.Writer, path string, r *analysis.Result) {
+	fmt.Fprintf(w, "%s: %s, %d rows, %d columns, %d duplicate rows, quality %.1f/100 (completeness %.1f, validity %.1f, uniqueness %.1f, consistency %.1f)\n",
+		path, r.Format, r.RowCount, len(r.Columns), r.DuplicateRows, r.Quality.Score,
+		r.Quality.Dimensions.Completeness, r.Quality.Dimensions.Validity, r.Quality.Dimensions.Uniqueness, r.Quality.Dimensions.Consistency)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "COLUMN\tTYPE\tCLASSIFICATION\tGDPR\tCONFIDENCE\tNULLS\tDISTINCT\tFORMAT OK")
+	for _, c := range r.Columns {
+		nulls := 0.0
+		if c.Count > 0 {
+			nulls = 100 * float64(c.Nulls+c.Empty) / float64(c.Count)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.1f%%\t%d\t%.1f%%\n", c.Name, c.InferredType, c.Classification.Label,
+			c.Classification.Category, c.Classification.Confidence, nulls, c.Distinct, 100*c.FormatConformance)
+	}
+	tw.Flush()
+	for _, is := range r.Quality.Issues {
+		col := is.Column
+		if col == "" {
+			col = "(file)"
+		}
+		fmt.Fprintf(w, "  issue: %s %s on %s (%d)\n", is.Severity, is.Kind, col, is.Count)
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,468 @@
+package profile
+
+import (
+	"cmp"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/DataDog/sketches-go/ddsketch"
+	"github.com/axiomhq/hyperloglog"
+	metro "github.com/dgryski/go-metro"
+)
+
+// column is the running state of one column. Every field is mergeable.
+type column struct {
+	name               string
+	distinctLimit      int
+	count, nulls       int64
+	empty              int64
+	minLen, maxLen     int
+	sumLen             int64
+	nonNull            int64
+	values             *spaceSaving        // all non-null values; exact until evicted
+	hll                *hyperloglog.Sketch // distinct estimate, once values filled up
+	collided           bool                // a 64-bit hash collision made counts inexact
+	fine, coarse       *spaceSaving        // format signatures (non-empty values)
+	sigF, sigC, sigP   []byte              // scratch: fine, coarse, previous fine
+	nNonEmpty          int64
+	nInt, nFloat       int64
+	nBool, nDate, nDT  int64
+	nDMYOnly, nMDYOnly int64
+	intMin, intMax     int64
+	fltMin, fltMax     float64
+	welN               int64 // Welford over every numeric value
+	welMean, welM2     float64
+	sketch             *ddsketch.DDSketch
+	hasTrue, hasFalse  bool
+	dateDMY, dateMDY   extreme // slash dates read day-first / month-first
+	datetime           extreme
+	strMin, strMax     []byte
+	sample             reservoir
+}
+
+func (c *column) init(name string, distinctLimit int, opt Options, stream uint64) {
+	c.name, c.distinctLimit = name, distinctLimit
+	c.values = newSpaceSaving(distinctLimit, topKeyBytes)
+	c.values.shrink = min(distinctLimit, heavyCap)
+	c.fine = newSpaceSaving(sigCap, maxSigLen+4)
+	c.coarse = newSpaceSaving(sigCap, maxSigLen+4)
+	c.sigF = make([]byte, 0, maxSigLen+8)
+	c.sigC = make([]byte, 0, maxSigLen+8)
+	c.sigP = make([]byte, 0, maxSigLen+8)
+	c.sketch = newSketch()
+	c.sample = newReservoir(opt.SampleSize, sampleKeyBytes, opt.Seed, stream)
+}
+
+// add profiles one non-null value v whose hash is h.
+func (c *column) add(v string, h uint64) {
+	c.count++
+	c.nonNull++
+	r := c.values.add(h, v)
+	if r == ssCollision { // astronomically rare; the count can no longer be exact
+		c.collided = true
+		c.startHLL()
+	}
+	if c.hll != nil {
+		c.hll.InsertHash(h)
+	} else if r == ssInserted && len(c.values.entries) == c.distinctLimit {
+		// Full: from here on a new value evicts. Everything seen so far is
+		// in the table, so the HLL starts from it.
+		c.startHLL()
+	}
+
+	var runes int
+	var blank bool
+	// The coarse signature only changes with the fine one.
+	c.sigF, c.sigP = c.sigP, c.sigF
+	c.sigF, runes, blank = fineShape(c.sigF[:0], v)
+	if string(c.sigF) != string(c.sigP) || c.nonNull == 1 {
+		c.sigC = coarsen(c.sigC[:0], c.sigF)
+	}
+	if c.nonNull == 1 {
+		c.minLen, c.maxLen = runes, runes
+	} else {
+		c.minLen = min(c.minLen, runes)
+		c.maxLen = max(c.maxLen, runes)
+	}
+	c.sumLen += int64(runes)
+	if blank {
+		c.empty++
+		return
+	}
+	c.nNonEmpty++
+	c.sample.add(v)
+	c.addSig(c.fine, c.sigF)
+	c.addSig(c.coarse, c.sigC)
+
+	if c.nNonEmpty == 1 {
+		c.strMin = append(c.strMin[:0], v...)
+		c.strMax = append(c.strMax[:0], v...)
+	} else if v < string(c.strMin) {
+		c.strMin = append(c.strMin[:0], v...)
+	} else if v > string(c.strMax) {
+		c.strMax = append(c.strMax[:0], v...)
+	}
+	c.addTyped(v)
+}
+
+func (c *column) addSig(t *spaceSaving, sig []byte) {
+	// A string view of the scratch buffer, not a copy: the table only reads
+	// it and copies it into a buffer of its own when it keeps it.
+	sv := unsafe.String(unsafe.SliceData(sig), len(sig))
+	if t.addLast(sv) {
+		return
+	}
+	t.add(metro.Hash64(sig, hashSeed), sv)
+}
+
+func (c *column) addTyped(v string) {
+	b := v[0]
+	if b-'0' <= 9 || b == '-' || b == '+' || b == '.' {
+		if n, ok := parseInt(v); ok {
+			if c.nInt == 0 {
+				c.intMin, c.intMax = n, n
+			} else {
+				c.intMin, c.intMax = min(c.intMin, n), max(c.intMax, n)
+			}
+			c.nInt++
+			c.addNumber(float64(n))
+			if len(v) == 1 && n <= 1 { // "0" or "1"
+				c.nBool++
+				c.hasTrue = c.hasTrue || n == 1
+				c.hasFalse = c.hasFalse || n == 0
+			}
+			return
+		}
+		if floatSyntax(v) {
+			if f, ok := parseFloat(v); ok {
+				c.addNumber(f)
+			}
+			return
+		}
+		if b-'0' > 9 {
+			return
+		}
+		if len(v) == 10 {
+			if dmy, mdy, cls, ok := parseDate(v); ok {
+				c.nDate++
+				switch cls {
+				case dateDMYOnly:
+					c.nDMYOnly++
+				case dateMDYOnly:
+					c.nMDYOnly++
+				}
+				c.dateDMY.observe(dmy, 0, v)
+				c.dateMDY.observe(mdy, 0, v)
+			}
+			return
+		}
+		if sec, nsec, ok := parseDatetime(v); ok {
+			c.nDT++
+			c.datetime.observe(sec, nsec, v)
+		}
+		return
+	}
+	if val, ok := parseBool(v); ok {
+		c.nBool++
+		c.hasTrue = c.hasTrue || val
+		c.hasFalse = c.hasFalse || !val
+	}
+}
+
+func (c *column) addNumber(f float64) {
+	if c.nFloat == 0 {
+		c.fltMin, c.fltMax = f, f
+	} else {
+		c.fltMin, c.fltMax = min(c.fltMin, f), max(c.fltMax, f)
+	}
+	c.nFloat++
+	c.welN++
+	d := f - c.welMean
+	c.welMean += d / float64(c.welN)
+	c.welM2 += d * (f - c.welMean)
+	_ = c.sketch.Add(f) // only NaN or beyond ±1.8e308 could fail; neither parses here
+}
+
+func (c *column) startHLL() {
+	if c.hll != nil {
+		return
+	}
+	c.hll = hyperloglog.NewNoSparse()
+	for i := range c.values.entries {
+		c.hll.InsertHash(c.values.entries[i].hash)
+	}
+}
+
+// extreme tracks the minimum and maximum of values keyed by (k1, k2) and
+// remembers them as written. Among equal keys the smallest text wins, for
+// both ends, so that merges agree with a single pass.
+type extreme struct {
+	has          bool
+	minK1, maxK1 int64
+	minK2, maxK2 int32
+	minS, maxS   []byte
+}
+
+func cmpKey(a1 int64, a2 int32, b1 int64, b2 int32) int {
+	if c := cmp.Compare(a1, b1); c != 0 {
+		return c
+	}
+	return cmp.Compare(a2, b2)
+}
+
+func (e *extreme) observe(k1 int64, k2 int32, s string) {
+	if !e.has {
+		e.has = true
+		e.minK1, e.minK2, e.maxK1, e.maxK2 = k1, k2, k1, k2
+		e.minS = append(e.minS[:0], s...)
+		e.maxS = append(e.maxS[:0], s...)
+		return
+	}
+	if c := cmpKey(k1, k2, e.minK1, e.minK2); c < 0 || (c == 0 && s < string(e.minS)) {
+		e.minK1, e.minK2 = k1, k2
+		e.minS = append(e.minS[:0], s...)
+	}
+	if c := cmpKey(k1, k2, e.maxK1, e.maxK2); c > 0 || (c == 0 && s < string(e.maxS)) {
+		e.maxK1, e.maxK2 = k1, k2
+		e.maxS = append(e.maxS[:0], s...)
+	}
+}
+
+func (e *extreme) merge(o *extreme) {
+	if !o.has {
+		return
+	}
+	e.observe(o.minK1, o.minK2, string(o.minS))
+	e.observe(o.maxK1, o.maxK2, string(o.maxS))
+}
+
+func (e *extreme) render() (lo, hi *string) {
+	if !e.has {
+		return nil, nil
+	}
+	return ptr(string(e.minS)), ptr(string(e.maxS))
+}
+
+func (c *column) merge(o *column) error {
+	// Distinct: the HLL must cover the union before the tables are merged.
+	union := len(c.values.entries)
+	if c.hll == nil && o.hll == nil {
+		for i := range o.values.entries {
+			if _, ok := c.values.index.get(o.values.entries[i].hash); !ok {
+				union++
+			}
+		}
+	}
+	if c.hll != nil || o.hll != nil || union >= c.distinctLimit {
+		c.startHLL()
+		if o.hll != nil {
+			if err := c.hll.Merge(o.hll); err != nil {
+				return err
+			}
+		} else {
+			for i := range o.values.entries {
+				c.hll.InsertHash(o.values.entries[i].hash)
+			}
+		}
+	}
+	if c.values.merge(o.values) || o.collided {
+		c.collided = true
+		c.startHLL()
+	}
+	c.fine.merge(o.fine)
+	c.coarse.merge(o.coarse)
+
+	if o.nonNull > 0 {
+		if c.nonNull == 0 {
+			c.minLen, c.maxLen = o.minLen, o.maxLen
+		} else {
+			c.minLen, c.maxLen = min(c.minLen, o.minLen), max(c.maxLen, o.maxLen)
+		}
+	}
+	if o.nNonEmpty > 0 {
+		if c.nNonEmpty == 0 || string(o.strMin) < string(c.strMin) {
+			c.strMin = append(c.strMin[:0], o.strMin...)
+		}
+		if c.nNonEmpty == 0 || string(o.strMax) > string(c.strMax) {
+			c.strMax = append(c.strMax[:0], o.strMax...)
+		}
+	}
+	if o.nInt > 0 {
+		if c.nInt == 0 {
+			c.intMin, c.intMax = o.intMin, o.intMax
+		} else {
+			c.intMin, c.intMax = min(c.intMin, o.intMin), max(c.intMax, o.intMax)
+		}
+	}
+	if o.nFloat > 0 {
+		if c.nFloat == 0 {
+			c.fltMin, c.fltMax = o.fltMin, o.fltMax
+		} else {
+			c.fltMin, c.fltMax = min(c.fltMin, o.fltMin), max(c.fltMax, o.fltMax)
+		}
+	}
+	// Chan et al.'s parallel update of Welford's (n, mean, M2).
+	if o.welN > 0 {
+		n := c.welN + o.welN
+		d := o.welMean - c.welMean
+		c.welMean += d * float64(o.welN) / float64(n)
+		c.welM2 += o.welM2 + d*d*float64(c.welN)*float64(o.welN)/float64(n)
+		c.welN = n
+	}
+	if err := c.sketch.MergeWith(o.sketch); err != nil {
+		return err
+	}
+	c.dateDMY.merge(&o.dateDMY)
+	c.dateMDY.merge(&o.dateMDY)
+	c.datetime.merge(&o.datetime)
+	c.sample.merge(&o.sample)
+
+	c.count += o.count
+	c.nulls += o.nulls
+	c.empty += o.empty
+	c.sumLen += o.sumLen
+	c.nonNull += o.nonNull
+	c.nNonEmpty += o.nNonEmpty
+	c.nInt += o.nInt
+	c.nFloat += o.nFloat
+	c.nBool += o.nBool
+	c.nDate += o.nDate
+	c.nDT += o.nDT
+	c.nDMYOnly += o.nDMYOnly
+	c.nMDYOnly += o.nMDYOnly
+	c.hasTrue = c.hasTrue || o.hasTrue
+	c.hasFalse = c.hasFalse || o.hasFalse
+	return nil
+}
+
+func (c *column) inferType() (typ string, conforming int64) {
+	n := c.nNonEmpty
+	if n == 0 {
+		return TypeEmpty, 0
+	}
+	enough := func(k int64) bool { return float64(k) >= typeThreshold*float64(n) }
+	switch {
+	case c.nBool == n:
+		return TypeBoolean, n
+	case enough(c.nInt):
+		return TypeInteger, c.nInt
+	case enough(c.nFloat):
+		return TypeFloat, c.nFloat
+	case enough(c.nDate):
+		return TypeDate, c.nDate
+	case enough(c.nDT):
+		return TypeDatetime, c.nDT
+	}
+	return TypeString, n
+}
+
+func (c *column) result(topK int) Column {
+	col := Column{
+		Name:          c.name,
+		Count:         c.count,
+		Nulls:         c.nulls,
+		Empty:         c.empty,
+		DistinctExact: !c.values.evicted && !c.collided,
+		MinLength:     c.minLen,
+		MaxLength:     c.maxLen,
+		TopValues:     []ValueCount{},
+		Sample:        c.sample.strings(),
+	}
+	if col.DistinctExact {
+		col.Distinct = int64(len(c.values.entries))
+	} else {
+		col.Distinct = int64(c.hll.Estimate())
+		if c.values.evicted { // the true count is known to exceed the exact bound
+			col.Distinct = max(col.Distinct, int64(c.distinctLimit)+1)
+		}
+	}
+	if c.nonNull > 0 {
+		col.MeanLength = float64(c.sumLen) / float64(c.nonNull)
+	}
+	for _, e := range c.values.top(topK) {
+		v := string(e.key)
+		if e.n > len(e.key) {
+			v += "…"
+		}
+		col.TopValues = append(col.TopValues, ValueCount{Value: v, Count: e.count - e.err})
+	}
+
+	typ, conforming := c.inferType()
+	col.InferredType = typ
+	col.TypeConformance = 1
+	if typ != TypeEmpty {
+		col.TypeConformance = float64(conforming) / float64(c.nNonEmpty)
+	}
+	col.Format, col.FormatConformance = c.format()
+
+	switch typ {
+	case TypeInteger:
+		col.Min, col.Max = ptr(strconv.FormatInt(c.intMin, 10)), ptr(strconv.FormatInt(c.intMax, 10))
+	case TypeFloat:
+		col.Min, col.Max = ptr(formatFloat(c.fltMin)), ptr(formatFloat(c.fltMax))
+	case TypeBoolean:
+		col.Min, col.Max = ptr(strconv.FormatBool(!c.hasFalse)), ptr(strconv.FormatBool(c.hasTrue))
+	case TypeDate:
+		if c.nMDYOnly > c.nDMYOnly {
+			col.Min, col.Max = c.dateMDY.render()
+		} else {
+			col.Min, col.Max = c.dateDMY.render()
+		}
+	case TypeDatetime:
+		col.Min, col.Max = c.datetime.render()
+	case TypeString:
+		col.Min, col.Max = ptr(string(c.strMin)), ptr(string(c.strMax))
+	}
+	if (typ == TypeInteger || typ == TypeFloat) && c.welN > 0 {
+		col.Mean = ptr(c.welMean)
+		sd := 0.0
+		if c.welN > 1 {
+			sd = math.Sqrt(max(0, c.welM2/float64(c.welN-1)))
+		}
+		col.StdDev = ptr(sd)
+		if !c.sketch.IsEmpty() {
+			col.Quantiles = make(map[string]float64, len(quantileNames))
+			for i, q := range quantileValues {
+				if v, err := c.sketch.GetValueAtQuantile(q); err == nil && finite(v) {
+					col.Quantiles[quantileNames[i]] = v
+				}
+			}
+			if m, ok := col.Quantiles["p50"]; ok {
+				col.Median = ptr(m)
+			}
+		}
+	}
+	return col
+}
+
+// format picks the dominant signature: the fine one, unless it covers less
+// than half of the non-empty values and the coarse one covers more.
+func (c *column) format() (string, float64) {
+	if c.nNonEmpty == 0 {
+		return "", 1
+	}
+	best := func(t *spaceSaving) (string, int64) {
+		top := t.top(1)
+		if len(top) == 0 {
+			return "", 0
+		}
+		return string(top[0].key), top[0].count - top[0].err
+	}
+	f, fn := best(c.fine)
+	k, kn := best(c.coarse)
+	n := float64(c.nNonEmpty)
+	if float64(fn) >= 0.5*n || kn <= fn {
+		return f, float64(fn) / n
+	}
+	return k, float64(kn) / n
+}
+
+// formatFloat renders f in the shortest form that reads back as f, without
+// an exponent unless f is very large or very small.
+func formatFloat(f float64) string {
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

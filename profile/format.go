@@ -1,0 +1,183 @@
+package profile
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// Format signatures.
+//
+// A value's shape is described at two granularities:
+//
+//   - fine: every run of letters (any case, any script) becomes "A+", every
+//     run of digits "9+", every run of whitespace one " ", and any other
+//     character stands for itself. "Aaaa9999" -> "A+9+", "AB-1234" -> "A+-9+",
+//     "jo.doe@x.org" -> "A+.A+@A+.A+", "12.50" -> "9+.9+".
+//   - coarse: the fine signature with every sequence of "A+" and "9+"
+//     merged into one "X+" (so runs of letters and digits mixed become "X+"). "550e8400-e29b-41d4-..." -> "X+-X+-X+-X+-X+", where the fine
+//     signature would differ from one UUID to the next.
+//
+// A leading '+' or '-' directly followed by a digit is ignored, so positive
+// and negative numbers (and phone numbers with or without '+') share a shape.
+// Signatures longer than maxSigLen bytes are cut and end with "…".
+//
+// Letters and digits never appear literally in a signature, and "X+" appears
+// only in coarse ones, so a signature tells its own granularity.
+
+const maxSigLen = 64
+
+const (
+	clsOther  byte = 0
+	clsDigit  byte = '9'
+	clsLetter byte = 'A'
+	clsSpace  byte = ' '
+	clsMulti  byte = 0x80 // first byte of a multi-byte UTF-8 sequence (or invalid)
+)
+
+var classTab = func() (t [256]byte) {
+	for i := 0x80; i < 256; i++ {
+		t[i] = clsMulti
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = clsDigit
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = clsLetter
+		t[c-'a'+'A'] = clsLetter
+	}
+	for _, c := range " \t\n\r\v\f" {
+		t[c] = clsSpace
+	}
+	return t
+}()
+
+// shape appends the fine and coarse signatures of v to fine and coarse
+// (normally passed as buf[:0]) and returns them with v's length in runes and
+// whether v is blank (empty or only ASCII whitespace). It does not allocate
+// once the buffers have grown to maxSigLen+4 bytes.
+func shape(fine, coarse []byte, v string) (f, c []byte, runes int, blank bool) {
+	fine, runes, blank = fineShape(fine, v)
+	return fine, coarsen(coarse, fine), runes, blank
+}
+
+func fineShape(fine []byte, v string) ([]byte, int, bool) {
+	runes, blank := 0, true
+	i := 0
+	if len(v) > 1 && (v[0] == '-' || v[0] == '+') && classTab[v[1]] == clsDigit {
+		i, runes, blank = 1, 1, false
+	}
+	prev := byte(0xff)
+	for i < len(v) && len(fine) <= maxSigLen {
+		cls := classTab[v[i]]
+		switch cls {
+		case clsLetter, clsDigit:
+			// An ASCII run: past its first byte it adds nothing.
+			j := i + 1
+			for j < len(v) && classTab[v[j]] == cls {
+				j++
+			}
+			runes += j - i
+			blank = false
+			if prev != cls {
+				fine = append(fine, cls, '+')
+			}
+			prev, i = cls, j
+			continue
+		case clsSpace:
+			runes++
+			if prev != cls {
+				fine = append(fine, ' ')
+			}
+			prev = cls
+			i++
+			continue
+		case clsOther:
+			runes++
+			blank = false
+			fine = append(fine, v[i])
+			prev = cls
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(v[i:])
+		switch {
+		case unicode.IsLetter(r):
+			cls = clsLetter
+		case unicode.IsDigit(r):
+			cls = clsDigit
+		case unicode.IsSpace(r):
+			cls = clsSpace
+		default:
+			cls = clsOther
+		}
+		runes++
+		if cls != clsSpace {
+			blank = false
+		}
+		switch {
+		case cls == clsOther:
+			fine = append(fine, v[i:i+size]...)
+		case prev != cls && cls == clsSpace:
+			fine = append(fine, ' ')
+		case prev != cls:
+			fine = append(fine, cls, '+')
+		}
+		prev = cls
+		i += size
+	}
+	if i < len(v) { // cut: count the remaining runes and blankness
+		for _, r := range v[i:] {
+			runes++
+			if r >= 0x80 || classTab[r] != clsSpace {
+				blank = false
+			}
+		}
+	}
+	return truncSig(fine), runes, blank
+}
+
+// coarsen derives the coarse signature from the fine one: each sequence of
+// "A+" and "9+" tokens becomes one "X+". ('A' and '9' are never literal, so
+// each is a token with the '+' that follows it.)
+func coarsen(coarse, fine []byte) []byte {
+	x := false
+	for i := 0; i < len(fine); i++ {
+		if b := fine[i]; b == clsLetter || b == clsDigit {
+			i++
+			if !x {
+				coarse = append(coarse, 'X', '+')
+				x = true
+			}
+			continue
+		}
+		coarse = append(coarse, fine[i])
+		x = false
+	}
+	return coarse
+}
+
+func truncSig(s []byte) []byte {
+	if len(s) <= maxSigLen {
+		return s
+	}
+	cut := maxSigLen
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return append(s[:cut], "…"...)
+}
+
+// Signatures returns the fine and coarse format signatures of v (see the
+// package documentation).
+func Signatures(v string) (fine, coarse string) {
+	f, c, _, _ := shape(nil, nil, v)
+	return string(f), string(c)
+}
+
+// MatchesFormat reports whether v has the given format signature, at
+// whichever granularity the signature was taken (Column.Format is one or the
+// other).
+func MatchesFormat(format, v string) bool {
+	f, c := Signatures(v)
+	return f == format || c == format
+}

@@ -1,0 +1,342 @@
+package profile
+
+import "strconv"
+
+// This file holds the allocation-free value parsers used by type inference.
+// None of them allocates, on success or on failure: the hot loop calls them
+// for every non-empty value, and most calls are expected to fail.
+
+// Type names reported in Column.InferredType.
+const (
+	TypeInteger  = "integer"
+	TypeFloat    = "float"
+	TypeBoolean  = "boolean"
+	TypeDate     = "date"
+	TypeDatetime = "datetime"
+	TypeString   = "string"
+	TypeEmpty    = "empty"
+)
+
+// ParsesAs reports whether v parses as the given inferred type, with exactly
+// the rules the profiler uses. "string" accepts everything; "empty" accepts
+// only blank values. It lets consumers (for instance the quality package)
+// pick non-conforming examples out of Column.Sample.
+func ParsesAs(typ, v string) bool {
+	switch typ {
+	case TypeInteger:
+		_, ok := parseInt(v)
+		return ok
+	case TypeFloat:
+		_, ok := parseFloat(v)
+		return ok
+	case TypeBoolean:
+		_, ok := parseBool(v)
+		return ok
+	case TypeDate:
+		_, _, _, ok := parseDate(v)
+		return ok
+	case TypeDatetime:
+		_, _, ok := parseDatetime(v)
+		return ok
+	case TypeString:
+		return true
+	case TypeEmpty:
+		return isBlank(v)
+	}
+	return false
+}
+
+func isBlank(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if classTab[v[i]] != clsSpace {
+			return false
+		}
+	}
+	return true // non-ASCII whitespace is not treated as blank: rare, and keeps this exact
+}
+
+// parseInt accepts an optional sign followed by decimal digits, without
+// leading zeros unless the digits are exactly "0", within int64.
+func parseInt(s string) (int64, bool) {
+	i, neg := 0, false
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		i = 1
+	}
+	d := s[i:]
+	if len(d) == 0 || len(d) > 19 || (d[0] == '0' && len(d) > 1) {
+		return 0, false
+	}
+	var u uint64
+	for j := 0; j < len(d); j++ {
+		c := d[j] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		u = u*10 + uint64(c) // at most 19 digits: cannot wrap uint64
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, false
+		}
+		return -int64(u), true // -(1<<63) wraps to itself, which is MinInt64
+	}
+	if u > 1<<63-1 {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// floatSyntax checks the decimal float grammar
+//
+//	[+-]? digits* ('.' digits*)? ([eE] [+-]? digits+)?   (at least one mantissa digit)
+//
+// without a leading zero in the integer part unless it is "0" (as integers),
+// so that strconv.ParseFloat is only called on strings it accepts (its error
+// path allocates). It rejects "inf", "nan", hex floats, underscores and ','.
+func floatSyntax(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i]-'0' <= 9 {
+		i++
+		digits++
+	}
+	if digits > 1 && s[i-digits] == '0' {
+		return false // a leading zero, as in zip codes and identifiers
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i]-'0' <= 9 {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && s[i]-'0' <= 9 {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// parseFloat accepts integers and decimal floats ('.' as the only decimal
+// separator); values out of float64 range are rejected.
+func parseFloat(s string) (float64, bool) {
+	if n, ok := parseInt(s); ok {
+		return float64(n), true
+	}
+	if !floatSyntax(s) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil { // only ErrRange can happen here
+		return 0, false
+	}
+	return f, true
+}
+
+// parseBool accepts true/false/yes/no/t/f/y/n/0/1, case-insensitively.
+func parseBool(s string) (val, ok bool) {
+	if len(s) == 0 || len(s) > 5 {
+		return false, false
+	}
+	var b [5]byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	switch string(b[:len(s)]) {
+	case "true", "yes", "t", "y", "1":
+		return true, true
+	case "false", "no", "f", "n", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// Slash dates dd/mm/yyyy and mm/dd/yyyy are ambiguous when both leading
+// fields are <= 12; the profiler counts the unambiguous ones per column and
+// reads the ambiguous ones the way the majority of unambiguous ones reads.
+type dateClass uint8
+
+const (
+	dateUnambiguous dateClass = iota // 2006-01-02 or 2006/01/02
+	dateDMYOnly                      // only valid as 02/01/2006 (day first)
+	dateMDYOnly                      // only valid as 01/02/2006 (month first)
+	dateEither                       // valid both ways
+)
+
+func digits2(s string, i int) (int, bool) {
+	a, b := s[i]-'0', s[i+1]-'0'
+	if a > 9 || b > 9 {
+		return 0, false
+	}
+	return int(a)*10 + int(b), true
+}
+
+func digits4(s string, i int) (int, bool) {
+	h, ok1 := digits2(s, i)
+	l, ok2 := digits2(s, i+2)
+	return h*100 + l, ok1 && ok2
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func validYMD(y, m, d int) bool {
+	if m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	switch m {
+	case 2:
+		if isLeap(y) {
+			return d <= 29
+		}
+		return d <= 28
+	case 4, 6, 9, 11:
+		return d <= 30
+	}
+	return d <= 31
+}
+
+// daysFromCivil returns the number of days since 1970-01-01 (proleptic
+// Gregorian calendar).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y
+	if era < 0 {
+		era -= 399
+	}
+	era /= 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// parseDate accepts 2006-01-02, 2006/01/02, 02/01/2006 and 01/02/2006. It
+// returns the day number under a day-first reading and under a month-first
+// reading of slash dates (equal for unambiguous values).
+func parseDate(s string) (dmy, mdy int64, cls dateClass, ok bool) {
+	if len(s) != 10 {
+		return 0, 0, 0, false
+	}
+	if (s[4] == '-' && s[7] == '-') || (s[4] == '/' && s[7] == '/') {
+		y, ok1 := digits4(s, 0)
+		m, ok2 := digits2(s, 5)
+		d, ok3 := digits2(s, 8)
+		if !ok1 || !ok2 || !ok3 || !validYMD(y, m, d) {
+			return 0, 0, 0, false
+		}
+		n := daysFromCivil(y, m, d)
+		return n, n, dateUnambiguous, true
+	}
+	if s[2] == '/' && s[5] == '/' {
+		a, ok1 := digits2(s, 0)
+		b, ok2 := digits2(s, 3)
+		y, ok3 := digits4(s, 6)
+		if !ok1 || !ok2 || !ok3 {
+			return 0, 0, 0, false
+		}
+		asDMY := validYMD(y, b, a)
+		asMDY := validYMD(y, a, b)
+		switch {
+		case asDMY && asMDY:
+			return daysFromCivil(y, b, a), daysFromCivil(y, a, b), dateEither, true
+		case asDMY:
+			n := daysFromCivil(y, b, a)
+			return n, n, dateDMYOnly, true
+		case asMDY:
+			n := daysFromCivil(y, a, b)
+			return n, n, dateMDYOnly, true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// parseDatetime accepts RFC 3339 and "2006-01-02 15:04:05": a date, 'T', 't'
+// or ' ', hh:mm:ss, an optional fraction of 1-9 digits and an optional zone
+// (Z, z or ±hh:mm). It returns Unix seconds and nanoseconds (UTC).
+func parseDatetime(s string) (sec int64, nsec int32, ok bool) {
+	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[13] != ':' || s[16] != ':' {
+		return 0, 0, false
+	}
+	if c := s[10]; c != 'T' && c != 't' && c != ' ' {
+		return 0, 0, false
+	}
+	y, ok1 := digits4(s, 0)
+	mo, ok2 := digits2(s, 5)
+	d, ok3 := digits2(s, 8)
+	h, ok4 := digits2(s, 11)
+	mi, ok5 := digits2(s, 14)
+	se, ok6 := digits2(s, 17)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || !validYMD(y, mo, d) || h > 23 || mi > 59 || se > 60 {
+		return 0, 0, false
+	}
+	i := 19
+	if i < len(s) && s[i] == '.' {
+		i++
+		start := i
+		var frac int32
+		for i < len(s) && s[i]-'0' <= 9 && i-start < 9 {
+			frac = frac*10 + int32(s[i]-'0')
+			i++
+		}
+		n := i - start
+		if n == 0 || (i < len(s) && s[i]-'0' <= 9) {
+			return 0, 0, false
+		}
+		for ; n < 9; n++ {
+			frac *= 10
+		}
+		nsec = frac
+	}
+	var offset int64
+	if i < len(s) {
+		switch s[i] {
+		case 'Z', 'z':
+			i++
+		case '+', '-':
+			if len(s)-i != 6 || s[i+3] != ':' {
+				return 0, 0, false
+			}
+			oh, okh := digits2(s, i+1)
+			om, okm := digits2(s, i+4)
+			if !okh || !okm || oh > 23 || om > 59 {
+				return 0, 0, false
+			}
+			offset = int64(oh*3600 + om*60)
+			if s[i] == '-' {
+				offset = -offset
+			}
+			i += 6
+		default:
+			return 0, 0, false
+		}
+	}
+	if i != len(s) {
+		return 0, 0, false
+	}
+	sec = daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+se) - offset
+	return sec, nsec, true
+}

@@ -1,0 +1,287 @@
+package profile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/DataDog/sketches-go/ddsketch"
+	"github.com/DataDog/sketches-go/ddsketch/mapping"
+	"github.com/DataDog/sketches-go/ddsketch/store"
+	"github.com/axiomhq/hyperloglog"
+	metro "github.com/dgryski/go-metro"
+)
+
+// Options tunes a Profiler. Zero values take the defaults.
+type Options struct {
+	TopK       int   // number of TopValues per column; default 10
+	SampleSize int   // reservoir size per column; default 1000
+	Seed       int64 // seeds the reservoir samples; same seed and input, same samples
+}
+
+// Profile is the result of profiling one table.
+type Profile struct {
+	RowCount int64 `json:"row_count"`
+	// DuplicateRows counts rows equal (same values, same null flags) to an
+	// earlier row. Exact (up to 64-bit hash collisions) while the table has
+	// at most 1,000,000 distinct rows; past that, estimated as RowCount minus
+	// a HyperLogLog estimate of the distinct rows (precision 16: ~0.4%
+	// standard error on that estimate), and DuplicateRowsEstimated is true.
+	DuplicateRows          int64    `json:"duplicate_rows"`
+	DuplicateRowsEstimated bool     `json:"duplicate_rows_estimated,omitempty"`
+	Columns                []Column `json:"columns"`
+}
+
+// Column is the profile of one column. Count covers every row; "non-empty"
+// below means non-null and not blank (Empty counts non-null values that are
+// "" or only ASCII whitespace).
+type Column struct {
+	Name  string `json:"name"`
+	Count int64  `json:"count"`
+	Nulls int64  `json:"nulls"`
+	Empty int64  `json:"empty"`
+	// Distinct counts distinct non-null values (blank ones included): exact
+	// up to 10,000 distinct values, then a HyperLogLog estimate (precision
+	// 14, ~0.8% standard error) and DistinctExact is false.
+	Distinct      int64 `json:"distinct"`
+	DistinctExact bool  `json:"distinct_exact"`
+	// InferredType is the first of boolean (all non-empty values are
+	// boolean tokens), integer, float, date, datetime that at least 95% of
+	// the non-empty values parse as; otherwise string, or empty when there is
+	// no non-empty value.
+	InferredType string `json:"inferred_type"`
+	// Min and Max are taken in the inferred type's order over the values
+	// that parse as that type (strings: byte order over non-empty values),
+	// rendered as strings: integers and floats canonically, booleans as
+	// false/true, dates and datetimes as written in the data.
+	Min *string `json:"min,omitempty"`
+	Max *string `json:"max,omitempty"`
+	// Numeric columns only (integer, float), over every value that parses
+	// as a number. Mean and StdDev (sample, n-1) are exact; Median and
+	// Quantiles come from a DDSketch with 1% relative accuracy.
+	Mean      *float64           `json:"mean,omitempty"`
+	StdDev    *float64           `json:"stddev,omitempty"`
+	Median    *float64           `json:"median,omitempty"`
+	Quantiles map[string]float64 `json:"quantiles,omitempty"`
+	// Lengths in runes of the non-null values (blank ones included).
+	MinLength  int     `json:"min_length"`
+	MaxLength  int     `json:"max_length"`
+	MeanLength float64 `json:"mean_length"`
+	// TopValues holds the most frequent non-null values, most frequent
+	// first (ties by value). They come from a Space-Saving summary that
+	// counts every value exactly while DistinctExact is true (up to 10,000
+	// distinct values) and then keeps 1,024 counters: each reported count is
+	// then a lower bound, short of the true count by at most
+	// (non-null values)/1,024, and every value more frequent than that is
+	// guaranteed to be tracked. Values longer than 512 bytes are cut and end
+	// with "…".
+	TopValues []ValueCount `json:"top_values"`
+	// Format is the dominant format signature of the non-empty values (see
+	// Signatures), FormatConformance the share of non-empty values that have
+	// it (1 when there is none). Exact while the column has at most 256
+	// distinct signatures at the chosen granularity, a lower bound after.
+	Format            string  `json:"format"`
+	FormatConformance float64 `json:"format_conformance"`
+	// TypeConformance is the share of non-empty values that parse as
+	// InferredType (1 for string and empty columns). Blank values are left
+	// out: they are a completeness matter, counted in Empty.
+	TypeConformance float64 `json:"type_conformance"`
+	// Sample is a uniform reservoir sample of the non-empty values (each cut
+	// to 1024 bytes), deterministic given Options.Seed and the input order.
+	Sample []string `json:"sample"`
+}
+
+// ValueCount is a value and its number of occurrences.
+type ValueCount struct {
+	Value string `json:"value"`
+	Count int64  `json:"count"`
+}
+
+// Bounds. Variables rather than constants so that tests can exercise the
+// transitions on small inputs; they are read when a Profiler is created.
+var (
+	maxExactDistinct = 10_000    // per column, then HLL
+	maxExactRows     = 1_000_000 // distinct row hashes, then HLL
+)
+
+const (
+	sigCap         = 256  // format signatures tracked per granularity
+	heavyCap       = 1024 // Space-Saving counters per column past maxExactDistinct
+	topKeyBytes    = 512  // bytes kept per tracked value
+	sampleKeyBytes = 1024 // bytes kept per sampled value
+	typeThreshold  = 0.95
+	relAccuracy    = 0.01
+	sketchMaxBins  = 2048 // per sign; ~1.02^2048 ≈ 4e17 of dynamic range before collapsing
+	hashSeed       = 0x5eed_dada
+	nullHash       = 0x9e3779b97f4a7c15 // row-hash stand-in for a null cell
+)
+
+var quantileNames = [...]string{"p01", "p05", "p25", "p50", "p75", "p95", "p99"}
+var quantileValues = [...]float64{0.01, 0.05, 0.25, 0.50, 0.75, 0.95, 0.99}
+
+// Profiler profiles rows in a single pass with memory bounded independently
+// of the row count. It is not safe for concurrent use; profile chunks with
+// separate Profilers and Merge them.
+type Profiler struct {
+	opt           Options
+	distinctLimit int
+	rowLimit      int
+	rows          int64
+	rowSet        map[uint64]struct{} // nil once rowHLL took over
+	rowHLL        *hyperloglog.Sketch
+	cols          []column
+}
+
+// New returns a Profiler for the given column names.
+func New(columns []string, opt Options) *Profiler {
+	if opt.TopK <= 0 {
+		opt.TopK = 10
+	}
+	if opt.SampleSize <= 0 {
+		opt.SampleSize = 1000
+	}
+	p := &Profiler{
+		opt:           opt,
+		distinctLimit: maxExactDistinct,
+		rowLimit:      maxExactRows,
+		rowSet:        make(map[uint64]struct{}),
+		cols:          make([]column, len(columns)),
+	}
+	for i, name := range columns {
+		p.cols[i].init(name, p.distinctLimit, opt, uint64(i))
+	}
+	return p
+}
+
+// mix is the 64-bit finalizer of MurmurHash3, used to chain cell hashes.
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// Add profiles one row. values[i] and null[i] describe column i; missing
+// trailing cells count as nulls and extra cells are ignored. Add keeps no
+// reference to either slice nor to the strings in values.
+func (p *Profiler) Add(values []string, null []bool) {
+	p.rows++
+	rh := uint64(hashSeed)
+	for i := range p.cols {
+		c := &p.cols[i]
+		if i >= len(values) || (i < len(null) && null[i]) {
+			c.count++
+			c.nulls++
+			rh = mix(rh ^ nullHash)
+			continue
+		}
+		v := values[i]
+		h := metro.Hash64Str(v, hashSeed)
+		rh = mix(rh ^ h)
+		c.add(v, h)
+	}
+	p.addRow(rh)
+}
+
+func (p *Profiler) addRow(h uint64) {
+	if p.rowHLL != nil {
+		p.rowHLL.InsertHash(h)
+		return
+	}
+	p.rowSet[h] = struct{}{}
+	if len(p.rowSet) > p.rowLimit {
+		p.rowsToHLL()
+	}
+}
+
+func (p *Profiler) rowsToHLL() {
+	p.rowHLL = hyperloglog.New16NoSparse()
+	for h := range p.rowSet {
+		p.rowHLL.InsertHash(h)
+	}
+	p.rowSet = nil
+}
+
+// Merge folds o, a profiler of the same columns, into p; o is left unchanged
+// and can be discarded. Merging profilers of disjoint chunks gives the
+// single-pass result for every exact metric (counts, types, min/max, lengths,
+// exact distinct counts, exact top values and formats, mean and stddev up to
+// float rounding) and sketch-level agreement for the rest (HLL estimates,
+// quantiles, bounded top-value counts; samples are uniform over the union
+// but not the ones a single pass would draw).
+func (p *Profiler) Merge(o *Profiler) error {
+	if o == nil {
+		return errors.New("profile: merge with nil profiler")
+	}
+	if o == p {
+		return errors.New("profile: cannot merge a profiler into itself")
+	}
+	if len(o.cols) != len(p.cols) {
+		return fmt.Errorf("profile: merge of %d columns into %d", len(o.cols), len(p.cols))
+	}
+	for i := range p.cols {
+		if p.cols[i].name != o.cols[i].name {
+			return fmt.Errorf("profile: merge column %d: %q into %q", i, o.cols[i].name, p.cols[i].name)
+		}
+	}
+	p.rows += o.rows
+	switch {
+	case p.rowHLL == nil && o.rowHLL == nil:
+		for h := range o.rowSet {
+			p.rowSet[h] = struct{}{}
+		}
+		if len(p.rowSet) > p.rowLimit {
+			p.rowsToHLL()
+		}
+	default:
+		if p.rowHLL == nil {
+			p.rowsToHLL()
+		}
+		if o.rowHLL != nil {
+			if err := p.rowHLL.Merge(o.rowHLL); err != nil {
+				return err
+			}
+		} else {
+			for h := range o.rowSet {
+				p.rowHLL.InsertHash(h)
+			}
+		}
+	}
+	for i := range p.cols {
+		if err := p.cols[i].merge(&o.cols[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Result computes the profile of everything added so far. The Profiler stays
+// usable: more rows can be added and Result called again.
+func (p *Profiler) Result() *Profile {
+	pr := &Profile{RowCount: p.rows, DuplicateRowsEstimated: p.rowHLL != nil, Columns: make([]Column, len(p.cols))}
+	if p.rowHLL == nil {
+		pr.DuplicateRows = p.rows - int64(len(p.rowSet))
+	} else {
+		distinct := int64(p.rowHLL.Estimate())
+		distinct = max(distinct, int64(p.rowLimit)+1) // known: more than the exact bound
+		pr.DuplicateRows = max(0, p.rows-distinct)
+	}
+	for i := range p.cols {
+		pr.Columns[i] = p.cols[i].result(p.opt.TopK)
+	}
+	return pr
+}
+
+func newSketch() *ddsketch.DDSketch {
+	m, err := mapping.NewCubicallyInterpolatedMapping(relAccuracy)
+	if err != nil {
+		panic(err) // constant, valid accuracy
+	}
+	return ddsketch.NewDDSketch(m, store.NewCollapsingLowestDenseStore(sketchMaxBins), store.NewCollapsingLowestDenseStore(sketchMaxBins))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

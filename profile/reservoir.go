@@ -1,0 +1,90 @@
+package profile
+
+import "math/rand/v2"
+
+// reservoir is a uniform sample of fixed size k (Vitter's Algorithm R). Items
+// are stored in reusable per-slot buffers (at most keyCap bytes each), so a
+// replacement does not allocate.
+type reservoir struct {
+	k      int
+	keyCap int
+	seen   int64
+	items  [][]byte
+	rng    *rand.Rand
+}
+
+func newReservoir(k, keyCap int, seed int64, stream uint64) reservoir {
+	return reservoir{k: k, keyCap: keyCap, rng: rand.New(rand.NewPCG(uint64(seed), stream))}
+}
+
+func (r *reservoir) cut(v string) string {
+	if len(v) > r.keyCap {
+		return v[:r.keyCap]
+	}
+	return v
+}
+
+func (r *reservoir) add(v string) {
+	r.seen++
+	if len(r.items) < r.k {
+		r.items = append(r.items, []byte(r.cut(v)))
+		return
+	}
+	if j := r.rng.Int64N(r.seen); j < int64(r.k) {
+		r.items[j] = append(r.items[j][:0], r.cut(v)...)
+	}
+}
+
+// merge replaces r by a uniform sample of the union of both streams: how many
+// items come from each side is drawn from the hypergeometric distribution
+// (sequential draws without replacement from the two populations), then
+// that many items are picked at random from each reservoir. o is unchanged.
+func (r *reservoir) merge(o *reservoir) {
+	na, nb := r.seen, o.seen
+	if nb == 0 {
+		return
+	}
+	if na+nb <= int64(r.k) {
+		for _, it := range o.items {
+			r.items = append(r.items, append([]byte(nil), it...))
+		}
+		r.seen = na + nb
+		return
+	}
+	m := min(r.k, len(r.items)+len(o.items))
+	ka, kb := 0, 0
+	remA, remB := na, nb
+	for range m {
+		if r.rng.Int64N(remA+remB) < remA {
+			ka++
+			remA--
+		} else {
+			kb++
+			remB--
+		}
+	}
+	// Only when the two sides were built with different sample sizes can a
+	// side hold fewer items than drawn; then the other side fills in.
+	if kb > len(o.items) {
+		ka, kb = ka+kb-len(o.items), len(o.items)
+	}
+	if ka > len(r.items) {
+		ka, kb = len(r.items), min(len(o.items), m-len(r.items))
+	}
+	r.rng.Shuffle(len(r.items), func(i, j int) { r.items[i], r.items[j] = r.items[j], r.items[i] })
+	idx := r.rng.Perm(len(o.items))[:kb]
+	items := r.items[:ka]
+	for _, j := range idx {
+		items = append(items, append([]byte(nil), o.items[j]...))
+	}
+	r.items = items
+	r.seen = na + nb
+}
+
+func (r *reservoir) strings() []string {
+	out := make([]string, len(r.items))
+	for i, it := range r.items {
+		out[i] = string(it)
+	}
+	return out
+}

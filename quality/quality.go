@@ -1,0 +1,459 @@
+// Package quality turns a profile.Profile into quality scores and issues.
+//
+// The definitions below are the product's promise; every score is in
+// [0, 100] and never NaN, including for an empty table.
+//
+// Per column, with non-empty = Count − Nulls − Empty:
+//
+//   - Completeness = 100 × (1 − (Nulls + Empty) / Count); 100 when Count is 0.
+//   - Validity = 100 × TypeConformance for typed columns (integer, float,
+//     boolean, date, datetime). For string columns, 100 × FormatConformance
+//     when the dominant format covers at least 50% of the values, else 100
+//     (free text has no format to violate). 100 for a column with no
+//     non-empty value.
+//   - Uniqueness = 100: uniqueness is a file-level measure.
+//   - Consistency = 100 × FormatConformance; 100 for a column with no
+//     non-empty value.
+//   - Score = 0.35 Completeness + 0.30 Validity + 0.20 Uniqueness +
+//     0.15 Consistency.
+//
+// For the file, Completeness, Validity and Consistency are the means of the
+// columns' (100 without columns), Uniqueness = 100 × (1 − DuplicateRows /
+// RowCount) (100 without rows), and Score is the same weighted mean of the
+// file dimensions. Scores and dimensions are reported with one decimal,
+// computed from unrounded values. When the profile's duplicate count is an
+// estimate (DuplicateRowsEstimated, tables over 1,000,000 distinct rows), a
+// count of at most 2% of the rows is within the estimate's noise and counts
+// as no duplicates, for Uniqueness and for the duplicate_rows issue.
+//
+// Issues (non-empty as above; a share is of Count unless said otherwise):
+//
+//   - missing_values: nulls + empty values above 5% (warning) or 30%
+//     (critical). Count: nulls + empty.
+//   - duplicate_rows (file level): any duplicate row (warning), above 10% of
+//     the rows (critical). Count: DuplicateRows.
+//   - invalid_format (warning): FormatConformance below 95% where a format
+//     is meaningful: string columns whose dominant format covers at least
+//     50% (the same rule as validity), and date, datetime and boolean
+//     columns. Numeric columns are left out: the shape of a number varies
+//     with its value ("10" and "10.5"). Count: the estimated number of
+//     non-conforming values; examples: sampled values not in the format.
+//   - type_mismatch (warning): a typed column where some but less than 5% of
+//     the non-empty values do not parse as its type (at 5% or more the
+//     profiler would have inferred string). Count: estimated number of such
+//     values; examples: sampled ones.
+//   - constant_column (info): Distinct == 1 and Count > 1. Count: non-null
+//     values; example: the value.
+//   - outliers (info): numeric columns with sampled values below
+//     p01 − 3×IQR or above p99 + 3×IQR (IQR = p75 − p25). Count: estimate
+//     for the column, scaled from the sample; examples: sampled outliers.
+//   - inconsistent_case (info): string or boolean columns whose sample holds
+//     the same value with different letter case ("Paris", "PARIS"). Count:
+//     estimated values not in their group's most frequent spelling;
+//     examples: those spellings.
+//
+// Estimated counts scale what the sample shows to the column's non-empty
+// values (exact when the sample holds every value). Issues come most severe
+// first, then file level before columns, in column order.
+//
+// Examples are at most 3 distinct values, masked: every character but the
+// first and the last becomes '*' ("Paris" -> "P***s"; values of 1 or 2
+// characters are kept). In personal-data columns every character but the
+// last two becomes '*' ("0612345678" -> "********78"), and values of 1 or 2
+// characters are masked entirely.
+package quality
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dqs/dqs/profile"
+)
+
+// Issue kinds.
+const (
+	KindMissingValues    = "missing_values"
+	KindInvalidFormat    = "invalid_format"
+	KindDuplicateRows    = "duplicate_rows"
+	KindTypeMismatch     = "type_mismatch"
+	KindConstantColumn   = "constant_column"
+	KindOutliers         = "outliers"
+	KindInconsistentCase = "inconsistent_case"
+)
+
+// Severities.
+const (
+	SeverityInfo     = "info"
+	SeverityWarning  = "warning"
+	SeverityCritical = "critical"
+)
+
+// Dimension weights in a score.
+const (
+	WeightCompleteness = 0.35
+	WeightValidity     = 0.30
+	WeightUniqueness   = 0.20
+	WeightConsistency  = 0.15
+)
+
+// Issue is one finding, on a column or ("" Column) on the file.
+type Issue struct {
+	Kind     string   `json:"kind"`
+	Column   string   `json:"column"`
+	Severity string   `json:"severity"`
+	Count    int64    `json:"count"`
+	Examples []string `json:"examples,omitempty"`
+}
+
+// Dimensions are quality measures, each in [0, 100].
+type Dimensions struct {
+	Completeness float64 `json:"completeness"`
+	Validity     float64 `json:"validity"`
+	Uniqueness   float64 `json:"uniqueness"`
+	Consistency  float64 `json:"consistency"`
+}
+
+// ColumnScore is one column's dimensions and score.
+type ColumnScore struct {
+	Name       string     `json:"name"`
+	Dimensions Dimensions `json:"dimensions"`
+	Score      float64    `json:"score"`
+}
+
+// Report is the assessment of a profile.
+type Report struct {
+	Score      float64       `json:"score"`
+	Dimensions Dimensions    `json:"dimensions"`
+	Columns    []ColumnScore `json:"columns"`
+	Issues     []Issue       `json:"issues"`
+}
+
+const maxExamples = 3
+
+// Assess scores a profile. isPersonal tells per column name whether it holds
+// personal data, whose examples are masked harder; it may be nil. A nil
+// profile is assessed as an empty one.
+func Assess(p *profile.Profile, isPersonal func(column string) bool) Report {
+	if p == nil {
+		p = &profile.Profile{}
+	}
+	if isPersonal == nil {
+		isPersonal = func(string) bool { return false }
+	}
+	rep := Report{Columns: make([]ColumnScore, 0, len(p.Columns)), Issues: []Issue{}}
+	var sum Dimensions
+	for i := range p.Columns {
+		c := &p.Columns[i]
+		d := columnDimensions(c)
+		sum.Completeness += d.Completeness
+		sum.Validity += d.Validity
+		sum.Consistency += d.Consistency
+		rep.Columns = append(rep.Columns, ColumnScore{Name: c.Name, Dimensions: round(d), Score: round1(score(d))})
+	}
+	file := Dimensions{Completeness: 100, Validity: 100, Consistency: 100, Uniqueness: 100}
+	if n := float64(len(p.Columns)); n > 0 {
+		file.Completeness = clamp100(sum.Completeness / n)
+		file.Validity = clamp100(sum.Validity / n)
+		file.Consistency = clamp100(sum.Consistency / n)
+	}
+	dups := duplicates(p)
+	file.Uniqueness = 100 * (1 - share(dups, p.RowCount))
+	rep.Dimensions = round(file)
+	rep.Score = round1(score(file))
+
+	if p.RowCount > 0 && dups > 0 {
+		sev := SeverityWarning
+		if share(dups, p.RowCount) > 0.10 {
+			sev = SeverityCritical
+		}
+		rep.Issues = append(rep.Issues, Issue{Kind: KindDuplicateRows, Severity: sev, Count: dups})
+	}
+	for i := range p.Columns {
+		c := &p.Columns[i]
+		rep.Issues = append(rep.Issues, columnIssues(c, isPersonal(c.Name))...)
+	}
+	rank := map[string]int{SeverityCritical: 0, SeverityWarning: 1, SeverityInfo: 2}
+	slices.SortStableFunc(rep.Issues, func(a, b Issue) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
+	return rep
+}
+
+// estimateNoise is the share of the rows under which an estimated duplicate
+// count is indistinguishable from zero: about 5 standard errors of the
+// profiler's HyperLogLog of distinct rows.
+const estimateNoise = 0.02
+
+// duplicates is the duplicate row count to score: estimated counts within
+// the estimate's noise count as none.
+func duplicates(p *profile.Profile) int64 {
+	if p.DuplicateRowsEstimated && share(p.DuplicateRows, p.RowCount) <= estimateNoise {
+		return 0
+	}
+	return max(0, p.DuplicateRows)
+}
+
+func score(d Dimensions) float64 {
+	return clamp100(WeightCompleteness*d.Completeness + WeightValidity*d.Validity +
+		WeightUniqueness*d.Uniqueness + WeightConsistency*d.Consistency)
+}
+
+func nonEmpty(c *profile.Column) int64 {
+	n := max(0, c.Count-max(0, c.Nulls)) // no overflow: Count - [0, MaxInt64]
+	return max(0, n-max(0, c.Empty))
+}
+
+func nonNull(c *profile.Column) int64 { return max(0, c.Count-max(0, c.Nulls)) }
+
+// missing is Nulls + Empty, saturating.
+func missing(c *profile.Column) int64 {
+	n, e := max(0, c.Nulls), max(0, c.Empty)
+	if n > math.MaxInt64-e {
+		return math.MaxInt64
+	}
+	return n + e
+}
+
+func isNumeric(typ string) bool { return typ == profile.TypeInteger || typ == profile.TypeFloat }
+
+func isTyped(typ string) bool {
+	switch typ {
+	case profile.TypeInteger, profile.TypeFloat, profile.TypeBoolean, profile.TypeDate, profile.TypeDatetime:
+		return true
+	}
+	return false
+}
+
+func columnDimensions(c *profile.Column) Dimensions {
+	d := Dimensions{Completeness: 100, Validity: 100, Uniqueness: 100, Consistency: 100}
+	if c.Count > 0 {
+		d.Completeness = 100 * (1 - share(missing(c), c.Count))
+	}
+	if nonEmpty(c) == 0 {
+		return d
+	}
+	fc := unit(c.FormatConformance)
+	d.Consistency = 100 * fc
+	switch {
+	case c.InferredType == profile.TypeString:
+		if fc >= 0.5 {
+			d.Validity = 100 * fc
+		}
+	case c.InferredType == profile.TypeEmpty:
+	default: // typed, or unknown to this version: trust TypeConformance
+		d.Validity = 100 * unit(c.TypeConformance)
+	}
+	return d
+}
+
+func columnIssues(c *profile.Column, personal bool) []Issue {
+	var out []Issue
+	add := func(kind, sev string, n int64, examples []string) {
+		for i, e := range examples {
+			examples[i] = Mask(e, personal)
+		}
+		out = append(out, Issue{Kind: kind, Column: c.Name, Severity: sev, Count: n, Examples: examples})
+	}
+	ne := nonEmpty(c)
+
+	if c.Count > 0 {
+		m := missing(c)
+		switch f := share(m, c.Count); {
+		case f > 0.30:
+			add(KindMissingValues, SeverityCritical, m, nil)
+		case f > 0.05:
+			add(KindMissingValues, SeverityWarning, m, nil)
+		}
+	}
+	if ne == 0 {
+		if c.Distinct == 1 && c.Count > 1 { // e.g. only blanks: still constant
+			add(KindConstantColumn, SeverityInfo, nonNull(c), topExample(c))
+		}
+		return out
+	}
+
+	fc := unit(c.FormatConformance)
+	formatApplies := c.Format != "" && fc < 0.95 && !isNumeric(c.InferredType) &&
+		(isTyped(c.InferredType) || (c.InferredType == profile.TypeString && fc >= 0.5))
+	if formatApplies {
+		ex := pick(c.Sample, func(v string) bool { return !profile.MatchesFormat(c.Format, v) })
+		add(KindInvalidFormat, SeverityWarning, atLeast1(math.Round((1-fc)*float64(ne))), ex)
+	}
+
+	if isTyped(c.InferredType) {
+		if m := 1 - unit(c.TypeConformance); m > 0 && m < 0.05 {
+			ex := pick(c.Sample, func(v string) bool { return !profile.ParsesAs(c.InferredType, v) })
+			add(KindTypeMismatch, SeverityWarning, atLeast1(math.Round(m*float64(ne))), ex)
+		}
+	}
+
+	if c.Distinct == 1 && c.Count > 1 {
+		add(KindConstantColumn, SeverityInfo, nonNull(c), topExample(c))
+	}
+
+	if isNumeric(c.InferredType) {
+		if n, ex := outliers(c); n > 0 {
+			add(KindOutliers, SeverityInfo, scaled(n, len(c.Sample), ne), ex)
+		}
+	}
+
+	if c.InferredType == profile.TypeString || c.InferredType == profile.TypeBoolean {
+		if n, ex := caseVariants(c.Sample); n > 0 {
+			add(KindInconsistentCase, SeverityInfo, scaled(n, len(c.Sample), ne), ex)
+		}
+	}
+	return out
+}
+
+func topExample(c *profile.Column) []string {
+	if len(c.TopValues) == 0 {
+		return nil
+	}
+	return []string{c.TopValues[0].Value}
+}
+
+// outliers counts sampled values beyond p01 − 3×IQR or p99 + 3×IQR.
+func outliers(c *profile.Column) (int, []string) {
+	q := c.Quantiles
+	p01, ok1 := q["p01"]
+	p25, ok2 := q["p25"]
+	p75, ok3 := q["p75"]
+	p99, ok4 := q["p99"]
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return 0, nil
+	}
+	iqr := p75 - p25
+	lo, hi := p01-3*iqr, p99+3*iqr
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return 0, nil
+	}
+	n := 0
+	var ex []string
+	for _, v := range c.Sample {
+		if !profile.ParsesAs(profile.TypeFloat, v) { // no inf, nan, hex
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			continue
+		}
+		if f < lo || f > hi {
+			n++
+			ex = addExample(ex, v)
+		}
+	}
+	return n, ex
+}
+
+// caseVariants groups sampled values by their lower-case form and counts
+// the ones not spelled as their group's most frequent spelling.
+func caseVariants(sample []string) (int, []string) {
+	groups := map[string]map[string]int{}
+	var order []string
+	for _, v := range sample {
+		k := strings.ToLower(v)
+		g := groups[k]
+		if g == nil {
+			g = map[string]int{}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g[v]++
+	}
+	n := 0
+	var ex []string
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		spellings := make([]string, 0, len(g))
+		for s := range g {
+			spellings = append(spellings, s)
+		}
+		slices.SortFunc(spellings, func(a, b string) int {
+			if c := cmp.Compare(g[b], g[a]); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		})
+		for _, s := range spellings[1:] {
+			n += g[s]
+			ex = addExample(ex, s)
+		}
+	}
+	return n, ex
+}
+
+func pick(sample []string, bad func(string) bool) []string {
+	var ex []string
+	for _, v := range sample {
+		if len(ex) == maxExamples {
+			break
+		}
+		if bad(v) {
+			ex = addExample(ex, v)
+		}
+	}
+	return ex
+}
+
+func addExample(ex []string, v string) []string {
+	if len(ex) < maxExamples && !slices.Contains(ex, v) {
+		ex = append(ex, v)
+	}
+	return ex
+}
+
+// scaled estimates how many of the column's total values are like the n
+// sampled ones out of sampleLen.
+func scaled(n, sampleLen int, total int64) int64 {
+	if sampleLen == 0 || int64(sampleLen) >= total {
+		return int64(n)
+	}
+	return atLeast1(math.Round(float64(n) / float64(sampleLen) * float64(total)))
+}
+
+func atLeast1(f float64) int64 { return max(1, int64(f)) }
+
+// Mask hides a value for display: every rune but the first and the last
+// becomes '*'; for personal data every rune but the last two, and values of
+// at most two runes entirely.
+func Mask(v string, personal bool) string {
+	r := []rune(v)
+	n := len(r)
+	switch {
+	case personal && n <= 2:
+		return strings.Repeat("*", n)
+	case personal:
+		return strings.Repeat("*", n-2) + string(r[n-2:])
+	case n <= 2:
+		return v
+	}
+	return string(r[0]) + strings.Repeat("*", n-2) + string(r[n-1])
+}
+
+// share is part/whole in [0, 1]; 0 when whole is not positive.
+func share(part, whole int64) float64 {
+	if whole <= 0 || part <= 0 {
+		return 0
+	}
+	return min(1, float64(part)/float64(whole))
+}
+
+// unit clamps a ratio to [0, 1]; NaN counts as 0.
+func unit(f float64) float64 {
+	if !(f > 0) {
+		return 0
+	}
+	return min(1, f)
+}
+
+func clamp100(f float64) float64 { return 100 * unit(f/100) }
+
+func round1(f float64) float64 { return math.Round(clamp100(f)*10) / 10 }
+
+func round(d Dimensions) Dimensions {
+	return Dimensions{round1(d.Completeness), round1(d.Validity), round1(d.Uniqueness), round1(d.Consistency)}
+}

@@ -1,0 +1,474 @@
+package readers
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math/bits"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+)
+
+// Page-level checks arrow-go does not do: every page header of a column
+// chunk is decoded here first, so that
+//   - a page CRC, when the writer stored one, is verified (arrow-go never
+//     checks them);
+//   - a page body must end inside its column chunk (arrow-go pads chunks of
+//     old writers and would otherwise read past a truncated page);
+//   - declared page sizes are sane and under the memory limits before the
+//     library allocates for them.
+
+const (
+	maxPageHeaderBytes = 16 << 20
+	maxThriftDepth     = 32
+)
+
+type pageHeader struct {
+	typ          int32
+	uncompressed int32
+	compressed   int32
+	crc          int32
+	hasCRC       bool
+	hasSizes     [2]bool
+	numValues    int32 // from the data/dictionary sub-header
+	hasNumValues bool
+	encoding     int32
+	defEncoding  int32 // DataPageHeader (v1) level encodings
+	repEncoding  int32
+	numNulls     int32 // DataPageHeaderV2
+	defLen       int32
+	repLen       int32
+	isCompressed bool
+}
+
+// Page types and encodings of parquet.thrift used below.
+const (
+	pageData       = 0
+	pageDictionary = 2
+	pageDataV2     = 3
+
+	encPlainDictionary = 2
+	encRLE             = 3
+	encBitPacked       = 4
+	encRLEDictionary   = 8
+)
+
+// checkColumnChunk walks the pages of one column chunk.
+func checkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string) error {
+	start := col.DataPageOffset()
+	if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && col.DictionaryPageOffset() < start {
+		start = col.DictionaryPageOffset()
+	}
+	length := col.TotalCompressedSize()
+	if start < 4 || length < 0 || start > fileSize || length > fileSize-start {
+		return malformedf("%s: column chunk location (offset %d, %d bytes) lies outside the file (%d bytes)", where, start, length, fileSize)
+	}
+	end := start + length
+	pos := start
+	br := bufio.NewReaderSize(io.NewSectionReader(r, pos, length), 64<<10)
+	var body []byte
+	dictChecked := false
+	for page := 1; pos < end; page++ {
+		cr := &countingByteReader{r: br, limit: min(int64(maxPageHeaderBytes), end-pos)}
+		h, err := readPageHeader(cr)
+		if err != nil {
+			if errors.Is(err, errHeaderTooLong) && cr.limit < maxPageHeaderBytes {
+				return malformedf("%s: page %d header runs past the end of the column chunk", where, page)
+			}
+			return malformedf("%s: page %d header at offset %d is corrupt: %v", where, page, pos, err)
+		}
+		if !h.hasSizes[0] || !h.hasSizes[1] || h.compressed < 0 || h.uncompressed < 0 {
+			return malformedf("%s: page %d header has missing or negative sizes", where, page)
+		}
+		if h.hasNumValues && h.numValues < 0 {
+			return malformedf("%s: page %d header has a negative value count", where, page)
+		}
+		bodyStart := pos + cr.n
+		bodyEnd := bodyStart + int64(h.compressed)
+		if bodyEnd > end {
+			return malformedf("%s: page %d body (%d bytes at offset %d) runs past the end of the column chunk at offset %d", where, page, h.compressed, bodyStart, end)
+		}
+		if int64(h.uncompressed) > maxUncompressed {
+			return unsupportedf("%s: page %d holds %s uncompressed, more than the %s limit", where, page, humanBytes(int(h.uncompressed)), humanBytes(int(maxUncompressed)))
+		}
+		dictData := (h.typ == pageData || h.typ == pageDataV2) &&
+			(h.encoding == encRLEDictionary || h.encoding == encPlainDictionary)
+		checkDict := dictData && !dictChecked
+		switch {
+		case h.hasCRC || checkDict:
+			if int64(h.compressed) > parquet.DefaultMaxCompressedPageSize {
+				return unsupportedf("%s: page %d holds %s compressed, more than the %s limit", where, page, humanBytes(int(h.compressed)), humanBytes(int(parquet.DefaultMaxCompressedPageSize)))
+			}
+			if cap(body) < int(h.compressed) {
+				body = make([]byte, h.compressed)
+			}
+			body = body[:h.compressed]
+			if _, err := io.ReadFull(br, body); err != nil {
+				return malformedf("%s: page %d: reading the page body: %v", where, page, err)
+			}
+			if h.hasCRC {
+				if sum := crc32.ChecksumIEEE(body); sum != uint32(h.crc) {
+					return malformedf("%s: page %d checksum mismatch (stored %08x, computed %08x): the page is corrupt", where, page, uint32(h.crc), sum)
+				}
+			}
+			if checkDict {
+				dictChecked = true
+				if err := checkDictIndexWidth(h, body, col, descr); err != nil {
+					return malformedf("%s: page %d: %v", where, page, err)
+				}
+			}
+		case int(h.compressed) <= br.Buffered():
+			br.Discard(int(h.compressed))
+		default:
+			br.Reset(io.NewSectionReader(r, bodyEnd, end-bodyEnd))
+		}
+		pos = bodyEnd
+	}
+	return nil
+}
+
+var errHeaderTooLong = errors.New("page header too long")
+
+type countingByteReader struct {
+	r     *bufio.Reader
+	n     int64
+	limit int64
+}
+
+func (c *countingByteReader) ReadByte() (byte, error) {
+	if c.n >= c.limit {
+		return 0, errHeaderTooLong
+	}
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	} else if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return b, err
+}
+
+func (c *countingByteReader) skip(n int64) error {
+	if n < 0 || c.n+n > c.limit {
+		return errHeaderTooLong
+	}
+	d, err := c.r.Discard(int(n))
+	c.n += int64(d)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// Thrift compact protocol type ids.
+const (
+	tBoolTrue  = 1
+	tBoolFalse = 2
+	tByte      = 3
+	tI16       = 4
+	tI32       = 5
+	tI64       = 6
+	tDouble    = 7
+	tBinary    = 8
+	tList      = 9
+	tSet       = 10
+	tMap       = 11
+	tStruct    = 12
+)
+
+func readPageHeader(r *countingByteReader) (pageHeader, error) {
+	h := pageHeader{isCompressed: true}
+	i32 := func(dst *int32) (bool, error) {
+		v, err := readI32(r)
+		*dst = v
+		return true, err
+	}
+	err := readStruct(r, 0, func(id int16, typ byte) (bool, error) {
+		switch {
+		case id == 1 && typ == tI32:
+			return i32(&h.typ)
+		case id == 2 && typ == tI32:
+			h.hasSizes[0] = true
+			return i32(&h.uncompressed)
+		case id == 3 && typ == tI32:
+			h.hasSizes[1] = true
+			return i32(&h.compressed)
+		case id == 4 && typ == tI32:
+			h.hasCRC = true
+			return i32(&h.crc)
+		case (id == 5 || id == 7) && typ == tStruct:
+			// DataPageHeader / DictionaryPageHeader.
+			return true, readStruct(r, 1, func(id int16, typ byte) (bool, error) {
+				if typ != tI32 {
+					return false, nil
+				}
+				switch id {
+				case 1:
+					h.hasNumValues = true
+					return i32(&h.numValues)
+				case 2:
+					return i32(&h.encoding)
+				case 3:
+					return i32(&h.defEncoding)
+				case 4:
+					return i32(&h.repEncoding)
+				}
+				return false, nil
+			})
+		case id == 8 && typ == tStruct:
+			// DataPageHeaderV2.
+			return true, readStruct(r, 1, func(id int16, typ byte) (bool, error) {
+				if id == 7 && (typ == tBoolTrue || typ == tBoolFalse) {
+					h.isCompressed = typ == tBoolTrue
+					return true, nil
+				}
+				if typ != tI32 {
+					return false, nil
+				}
+				switch id {
+				case 1:
+					h.hasNumValues = true
+					return i32(&h.numValues)
+				case 2:
+					return i32(&h.numNulls)
+				case 4:
+					return i32(&h.encoding)
+				case 5:
+					return i32(&h.defLen)
+				case 6:
+					return i32(&h.repLen)
+				}
+				return false, nil
+			})
+		}
+		return false, nil
+	})
+	return h, err
+}
+
+// checkDictIndexWidth checks the bit width that starts the dictionary
+// indices of a data page: at most 32. (A width of 0 is valid: parquet-mr
+// writes it for single-entry dictionaries.)
+func checkDictIndexWidth(h pageHeader, body []byte, col *metadata.ColumnChunkMetaData, descr *schema.Column) error {
+	codec, err := compress.GetCodec(col.Compression())
+	if err != nil {
+		return err
+	}
+	decode := func(src []byte, n int) ([]byte, error) {
+		if col.Compression() == compress.Codecs.Uncompressed {
+			return src, nil
+		}
+		if n < 0 || int64(n) > maxUncompressedPage {
+			return nil, fmt.Errorf("invalid uncompressed page size %d", n)
+		}
+		return compress.Decode(codec, make([]byte, n), src)
+	}
+	var vals []byte
+	hasValues := false
+	if h.typ == pageDataV2 {
+		levels := int(h.defLen) + int(h.repLen)
+		if h.defLen < 0 || h.repLen < 0 || levels > len(body) {
+			return errors.New("the level lengths exceed the page")
+		}
+		vals = body[levels:]
+		if h.isCompressed && len(vals) > 0 {
+			if vals, err = decode(vals, int(h.uncompressed)-levels); err != nil {
+				return fmt.Errorf("decompressing: %w", err)
+			}
+		}
+		hasValues = h.numValues-h.numNulls > 0
+	} else {
+		data, err := decode(body, int(h.uncompressed))
+		if err != nil {
+			return fmt.Errorf("decompressing: %w", err)
+		}
+		for _, lv := range []struct {
+			max int16
+			enc int32
+		}{{descr.MaxRepetitionLevel(), h.repEncoding}, {descr.MaxDefinitionLevel(), h.defEncoding}} {
+			if lv.max == 0 {
+				continue
+			}
+			var n int
+			switch lv.enc {
+			case encRLE:
+				if len(data) < 4 {
+					return errors.New("truncated levels")
+				}
+				n = 4 + int(binary.LittleEndian.Uint32(data[:4]))
+			case encBitPacked:
+				n = (int(h.numValues)*bits.Len16(uint16(lv.max)) + 7) / 8
+			default:
+				return nil // unknown level encoding: leave it to the decoder
+			}
+			if n < 0 || n > len(data) {
+				return errors.New("the levels run past the end of the page")
+			}
+			data = data[n:]
+		}
+		vals = data
+		hasValues = len(vals) > 1
+	}
+	if len(vals) == 0 || !hasValues {
+		return nil
+	}
+	if w := vals[0]; w > 32 {
+		return fmt.Errorf("dictionary index bit width %d is invalid (at most 32)", w)
+	}
+	return nil
+}
+
+// readStruct reads a struct, calling field for each field header; field
+// returns false to have the value skipped.
+func readStruct(r *countingByteReader, depth int, field func(id int16, typ byte) (bool, error)) error {
+	if depth > maxThriftDepth {
+		return errors.New("nested too deeply")
+	}
+	var last int16
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			return err
+		}
+		typ := b & 0x0f
+		if typ == 0 {
+			return nil // STOP
+		}
+		var id int16
+		if delta := int16(b >> 4); delta != 0 {
+			id = last + delta
+		} else {
+			v, err := readVarint(r)
+			if err != nil {
+				return err
+			}
+			id = int16(zigzag(v))
+		}
+		last = id
+		handled := false
+		if field != nil {
+			if handled, err = field(id, typ); err != nil {
+				return err
+			}
+		}
+		if !handled {
+			if err := skipValue(r, typ, depth+1, true); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func skipValue(r *countingByteReader, typ byte, depth int, inField bool) error {
+	if depth > maxThriftDepth {
+		return errors.New("nested too deeply")
+	}
+	switch typ {
+	case tBoolTrue, tBoolFalse:
+		if inField {
+			return nil // the value is in the type nibble
+		}
+		_, err := r.ReadByte()
+		return err
+	case tByte:
+		_, err := r.ReadByte()
+		return err
+	case tI16, tI32, tI64:
+		_, err := readVarint(r)
+		return err
+	case tDouble:
+		return r.skip(8)
+	case tBinary:
+		n, err := readVarint(r)
+		if err != nil {
+			return err
+		}
+		return r.skip(int64(n))
+	case tList, tSet:
+		b, err := r.ReadByte()
+		if err != nil {
+			return err
+		}
+		n := int64(b >> 4)
+		if n == 15 {
+			v, err := readVarint(r)
+			if err != nil {
+				return err
+			}
+			n = int64(v)
+		}
+		if n < 0 || n > r.limit {
+			return fmt.Errorf("invalid list size %d", n)
+		}
+		et := b & 0x0f
+		for i := int64(0); i < n; i++ {
+			if err := skipValue(r, et, depth+1, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	case tMap:
+		v, err := readVarint(r)
+		if err != nil {
+			return err
+		}
+		n := int64(v)
+		if n == 0 {
+			return nil
+		}
+		if n < 0 || n > r.limit {
+			return fmt.Errorf("invalid map size %d", n)
+		}
+		kv, err := r.ReadByte()
+		if err != nil {
+			return err
+		}
+		for i := int64(0); i < n; i++ {
+			if err := skipValue(r, kv>>4, depth+1, false); err != nil {
+				return err
+			}
+			if err := skipValue(r, kv&0x0f, depth+1, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	case tStruct:
+		return readStruct(r, depth, nil)
+	}
+	return fmt.Errorf("unknown thrift type %d", typ)
+}
+
+func readVarint(r *countingByteReader) (uint64, error) {
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		b, err := r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		v |= uint64(b&0x7f) << shift
+		if b&0x80 == 0 {
+			return v, nil
+		}
+	}
+	return 0, errors.New("varint too long")
+}
+
+func zigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
+
+func readI32(r *countingByteReader) (int32, error) {
+	v, err := readVarint(r)
+	if err != nil {
+		return 0, err
+	}
+	z := zigzag(v)
+	if z < -1<<31 || z > 1<<31-1 {
+		return 0, errors.New("i32 out of range")
+	}
+	return int32(z), nil
+}

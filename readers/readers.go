@@ -1,0 +1,210 @@
+// Package readers turns uploaded data files (CSV, JSON, JSON Lines and
+// Parquet) into a uniform stream of string records for profiling.
+//
+// Every reader yields rows as strings plus a null mask, reuses one Record
+// between calls to Next, reads with bounded memory, and reports problems in
+// the file as errors that wrap ErrMalformed or ErrUnsupported, never as
+// panics.
+package readers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// Format names the file format a Reader decodes.
+type Format string
+
+const (
+	FormatCSV     Format = "csv"
+	FormatJSON    Format = "json"
+	FormatJSONL   Format = "jsonl"
+	FormatParquet Format = "parquet"
+)
+
+// Record is one row. The reader reuses it (and its slices) between Next
+// calls, so callers must copy what they keep. Values and Null always have
+// len(Columns()) entries; Values[i] is "" when Null[i] is true.
+type Record struct {
+	Values []string
+	Null   []bool
+}
+
+// Reader streams the rows of one file.
+type Reader interface {
+	// Columns returns the column names, in file order. Flattened nested
+	// fields use dotted names (a.b.c).
+	Columns() []string
+	// Next returns the next row, or io.EOF after the last one. Any other
+	// error is a user-facing message naming the row or line, wrapping
+	// ErrMalformed or ErrUnsupported when the file itself is at fault.
+	Next() (*Record, error)
+	Format() Format
+	Close() error
+}
+
+// File is what Open needs: Parquet reads its footer via ReaderAt and Seek;
+// CSV and JSON stream through Read (JSON seeks back to the start once).
+type File interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}
+
+// Options bounds the resources a reader may use.
+type Options struct {
+	// MaxColumns is the largest number of columns accepted (default 10000).
+	MaxColumns int
+	// MaxFieldBytes is the largest single value accepted, in bytes
+	// (default 1 MiB).
+	MaxFieldBytes int
+}
+
+const (
+	DefaultMaxColumns    = 10000
+	DefaultMaxFieldBytes = 1 << 20
+)
+
+func (o Options) withDefaults() Options {
+	if o.MaxColumns <= 0 {
+		o.MaxColumns = DefaultMaxColumns
+	}
+	if o.MaxFieldBytes <= 0 {
+		o.MaxFieldBytes = DefaultMaxFieldBytes
+	}
+	return o
+}
+
+var (
+	// ErrUnsupported marks files that are well-formed as far as we can tell
+	// but use something this package does not handle (a codec, encryption,
+	// or a size beyond the configured limits). Retrying will not help.
+	ErrUnsupported = errors.New("unsupported file")
+	// ErrMalformed marks files that are corrupt or do not follow their
+	// format. Retrying will not help.
+	ErrMalformed = errors.New("malformed file")
+)
+
+// fileError carries a user-facing message while matching a sentinel with
+// errors.Is; the message does not repeat the sentinel's text.
+type fileError struct {
+	kind  error
+	msg   string
+	cause error
+}
+
+func (e *fileError) Error() string { return e.msg }
+
+func (e *fileError) Is(target error) bool { return target == e.kind }
+
+func (e *fileError) Unwrap() error { return e.cause }
+
+func malformedf(format string, args ...any) error {
+	return newFileError(ErrMalformed, format, args...)
+}
+
+func unsupportedf(format string, args ...any) error {
+	return newFileError(ErrUnsupported, format, args...)
+}
+
+func newFileError(kind error, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &fileError{kind: kind, msg: err.Error(), cause: errors.Unwrap(err)}
+}
+
+// sniffSize is how much of the file is inspected for format and dialect.
+const sniffSize = 64 << 10
+
+// Open detects the format from the file name's extension and, failing that,
+// from the content (the PAR1 magic, a leading '[' or '{', else CSV), and
+// returns a reader positioned at the first row.
+func Open(f File, name string, opt Options) (Reader, error) {
+	opt = opt.withDefaults()
+	format, err := detectFormat(f, name)
+	if err != nil {
+		return nil, err
+	}
+	switch format {
+	case FormatParquet:
+		return openParquet(f, opt)
+	case FormatJSON, FormatJSONL:
+		return openJSON(f, format, opt)
+	default:
+		return openCSV(f, opt)
+	}
+}
+
+func detectFormat(f File, name string) (Format, error) {
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext == ".gz" || ext == ".zip" || ext == ".bz2" || ext == ".xz" || ext == ".zst" {
+		return "", unsupportedf("%s: compressed uploads (%s) are not supported; upload the uncompressed file", name, ext)
+	}
+	switch ext {
+	case ".parquet", ".pq", ".parq":
+		return FormatParquet, nil
+	case ".jsonl", ".ndjson":
+		return FormatJSONL, nil
+	case ".csv", ".tsv", ".tab", ".psv", ".txt":
+		return FormatCSV, nil
+	}
+	head := make([]byte, 512)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("reading %s: %w", name, err)
+	}
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte("PAR1")) {
+		return FormatParquet, nil
+	}
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
+	if ext == ".json" {
+		// A .json file may hold an array or a stream of objects.
+		if len(trimmed) > 0 && trimmed[0] == '[' {
+			return FormatJSON, nil
+		}
+		return FormatJSONL, nil
+	}
+	if len(trimmed) > 0 {
+		switch trimmed[0] {
+		case '[':
+			return FormatJSON, nil
+		case '{':
+			return FormatJSONL, nil
+		}
+	}
+	return FormatCSV, nil
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// seekStart rewinds f to the beginning.
+func seekStart(f File) error {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("rewinding file: %w", err)
+	}
+	return nil
+}
+
+// uniqueNames makes column names non-empty and distinct: empty names become
+// col_N (1-based position) and repeats get a _2, _3... suffix.
+func uniqueNames(names []string) []string {
+	out := make([]string, len(names))
+	seen := make(map[string]bool, len(names))
+	for i, n := range names {
+		if n == "" {
+			n = fmt.Sprintf("col_%d", i+1)
+		}
+		base, k := n, 2
+		for seen[n] {
+			n = fmt.Sprintf("%s_%d", base, k)
+			k++
+		}
+		seen[n] = true
+		out[i] = n
+	}
+	return out
+}
