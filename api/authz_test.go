@@ -56,6 +56,7 @@ var requirements = map[string]requirement{
 	"GET /api/v1/blobs/:token":        {access: "public"},
 	"POST /api/v1/public/upload":      {access: "any", scope: "scan"},
 	"GET /api/v1/public/jobs/:job_id": {access: "any", scope: "read"},
+	"GET /ws/jobs/:job_id/progress":   {access: "session"},
 }
 
 var scopeRank = map[string]int{"read": 1, "scan": 2, "write": 3, "admin": 4}

@@ -141,6 +141,9 @@ func (s *Server) identify(r route) gin.HandlerFunc {
 			return
 		}
 		h := c.GetHeader("Authorization")
+		if h == "" && r.QueryToken && c.Query("token") != "" {
+			h = "Bearer " + c.Query("token")
+		}
 		scheme, tok, ok := strings.Cut(h, " ")
 		if h == "" {
 			c.Set(ctxAuthErr, errs.Unauthorized("missing credentials: send Authorization: Bearer <access token or API key>"))
@@ -251,8 +254,11 @@ type limitCheck struct {
 func (s *Server) checks(c *gin.Context, class limitClass) []limitCheck {
 	l := s.Config.Limits
 	ip := "ip:" + c.ClientIP()
-	if class == limitAuth {
+	switch class {
+	case limitAuth:
 		return []limitCheck{{"auth:" + ip, l.Auth}}
+	case limitWebSocket:
+		return []limitCheck{{"ws:" + ip, l.WS}}
 	}
 	p := principalOf(c)
 	who := ip

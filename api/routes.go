@@ -28,6 +28,7 @@ const (
 	limitUpload
 	limitJobs
 	limitBilling
+	limitWebSocket
 )
 
 // route is one row of the route table: everything the middleware needs to
@@ -41,9 +42,12 @@ type route struct {
 	Role models.Role
 	// Scope is the least API key scope; empty derives it: admin for admin
 	// routes, read for GET, write otherwise.
-	Scope  models.Scope
-	Limit  limitClass
-	Handle handler
+	Scope models.Scope
+	Limit limitClass
+	// QueryToken also accepts the access token as ?token=, for browsers,
+	// which cannot set headers on a WebSocket.
+	QueryToken bool
+	Handle     handler
 }
 
 func (r route) scope() models.Scope {
@@ -116,5 +120,6 @@ func (s *Server) routeTable() []route {
 		{Method: "GET", Path: v1 + "/blobs/:token", Access: Public, Handle: s.serveBlob},
 		{Method: "POST", Path: v1 + "/public/upload", Access: Any, Scope: models.ScopeScan, Limit: limitUpload, Handle: s.publicUpload},
 		{Method: "GET", Path: v1 + "/public/jobs/:job_id", Access: Any, Handle: s.publicJob},
+		{Method: "GET", Path: "/ws/jobs/:job_id/progress", Access: Session, Limit: limitWebSocket, QueryToken: true, Handle: s.jobProgressSocket},
 	}
 }

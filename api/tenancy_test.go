@@ -66,6 +66,7 @@ func analysedJob(env *servicetest.Env, a *servicetest.Session) (jobID, fileID st
 var resources = map[string]ownedResource{
 	"GET /api/v1/jobs/:job_id":        jobOfA,
 	"GET /api/v1/public/jobs/:job_id": jobOfA,
+	"GET /ws/jobs/:job_id/progress":   jobOfA,
 	"POST /api/v1/jobs/:job_id/files": createdJobOfA,
 	"POST /api/v1/jobs/:job_id/start": createdJobOfA,
 	"GET /api/v1/files/:id":           fileOfA,
