@@ -111,7 +111,7 @@ func (a *Activities) download(ctx context.Context, key string) (*os.File, error)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.Copy(tmp, rc); err != nil {
+	if _, err := io.Copy(tmp, &heartbeatReader{ctx: ctx, r: rc}); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return nil, fmt.Errorf("download stored file: %w", err)
@@ -190,4 +190,23 @@ func (a *Activities) CompleteJob(ctx context.Context, in JobRef) error {
 		}})
 	}
 	return nil
+}
+
+// heartbeatReader heartbeats while a large object downloads, so the
+// download counts as progress and a dead worker is still noticed.
+type heartbeatReader struct {
+	ctx  context.Context
+	r    io.Reader
+	read int64
+	last time.Time
+}
+
+func (h *heartbeatReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.read += int64(n)
+	if time.Since(h.last) > 5*time.Second {
+		h.last = time.Now()
+		activity.RecordHeartbeat(h.ctx, h.read)
+	}
+	return n, err
 }

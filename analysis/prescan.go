@@ -41,7 +41,7 @@ func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
 	}
 	defer r.Close()
 	prof := profile.New(r.Columns(), profile.Options{})
-	var rows int64
+	var rows, rowBytes int64
 	eof := false
 	for rows < PrescanRows {
 		rec, err := r.Next()
@@ -54,10 +54,20 @@ func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
 		}
 		prof.Add(rec.Values, rec.Null)
 		rows++
+		for _, v := range rec.Values {
+			rowBytes += int64(len(v)) + 1 // the value and its delimiter
+		}
 	}
 	p := prof.Result()
 	out := &PrescanResult{Format: string(r.Format()), RowsScanned: rows, RowEstimate: rows, Columns: make([]PrescanColumn, len(p.Columns))}
-	if !eof && counter.read > 0 && r.Format() != readers.FormatParquet {
+	switch {
+	case eof || r.Format() == readers.FormatParquet:
+		// All rows were read, or the reader read a row group it knows.
+	case r.Format() == readers.FormatCSV && rowBytes > 0:
+		// Readers buffer ahead, so bytes read say little; the text of the
+		// rows says how long a row is.
+		out.RowEstimate = int64(float64(size) / (float64(rowBytes) / float64(rows)))
+	case counter.read > 0:
 		out.RowEstimate = int64(float64(rows) * float64(size) / float64(counter.read))
 	}
 	for i, c := range p.Columns {

@@ -12,8 +12,10 @@
 //     (free text has no format to violate). 100 for a column with no
 //     non-empty value.
 //   - Uniqueness = 100: uniqueness is a file-level measure.
-//   - Consistency = 100 × FormatConformance; 100 for a column with no
-//     non-empty value.
+//   - Consistency = 100 × FormatConformance, except for string columns
+//     whose dominant format covers less than 50% of the values (free text,
+//     names: no format to be consistent with), which get 100; 100 for a
+//     column with no non-empty value.
 //   - Score = 0.35 Completeness + 0.30 Validity + 0.20 Uniqueness +
 //     0.15 Consistency.
 //
@@ -234,7 +236,9 @@ func columnDimensions(c *profile.Column) Dimensions {
 		return d
 	}
 	fc := unit(c.FormatConformance)
-	d.Consistency = 100 * fc
+	if c.InferredType != profile.TypeString || fc >= 0.5 {
+		d.Consistency = 100 * fc
+	}
 	switch {
 	case c.InferredType == profile.TypeString:
 		if fc >= 0.5 {

@@ -54,7 +54,7 @@ func TestDimensionsAndScore(t *testing.T) {
 			c := col("a", 100)
 			c.InferredType, c.Format, c.FormatConformance = profile.TypeString, "A+ A+", 0.3
 			return c
-		}(), Dimensions{100, 100, 100, 30}, 89.5},
+		}(), Dimensions{100, 100, 100, 100}, 100},
 		{"all null", profile.Column{Name: "a", Count: 100, Nulls: 100, InferredType: profile.TypeEmpty, TypeConformance: 1, FormatConformance: 1},
 			Dimensions{0, 100, 100, 100}, 65},
 	} {

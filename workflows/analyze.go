@@ -31,8 +31,10 @@ func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
 	})
 	long := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 4 * time.Hour,
-		HeartbeatTimeout:    time.Minute,
-		RetryPolicy:         analysisRetry,
+		// A worker that dies mid-file is noticed within this and the file
+		// is analysed again on another worker.
+		HeartbeatTimeout: 20 * time.Second,
+		RetryPolicy:      analysisRetry,
 	})
 	var a *activitiesRef
 	var files []int64

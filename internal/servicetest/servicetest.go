@@ -44,6 +44,10 @@ type Options struct {
 	Dialect models.Dialect // SQLite when empty
 	// Configure edits the configuration before the service is built.
 	Configure func(*config.Config)
+	// NoWorker serves the API only (a test runs its own workers).
+	NoWorker bool
+	// Temporal is the server to use; empty means the binary's shared one.
+	Temporal *temporaltest.Server
 }
 
 // Start builds and serves the service; everything stops when the test ends.
@@ -74,10 +78,13 @@ func Start(t testing.TB, opt Options) *Env {
 	cfg.AppURL = "http://" + ln.Addr().String()
 	logs := &SyncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(io.MultiWriter(logs, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelDebug}))
-	tsrv := temporaltest.Shared(t)
+	tsrv := opt.Temporal
+	if tsrv == nil {
+		tsrv = temporaltest.Shared(t)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	a, err := app.New(ctx, cfg, app.Options{API: true, Worker: true, Version: "test", Logger: logger, Temporal: tsrv.Client})
+	a, err := app.New(ctx, cfg, app.Options{API: true, Worker: !opt.NoWorker, Version: "test", Logger: logger, Temporal: tsrv.Client})
 	if err != nil {
 		ln.Close()
 		t.Fatalf("build service: %v", err)
@@ -90,6 +97,7 @@ func Start(t testing.TB, opt Options) *Env {
 		<-done
 		a.Close(context.Background())
 	})
+	cfg.TemporalAddress = tsrv.HostPort
 	return &Env{T: t, BaseURL: "http://" + ln.Addr().String(), Config: cfg, App: a, Logs: logs,
 		HTTP: &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }

@@ -1,0 +1,110 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func csvFile(rows int) *bytes.Reader {
+	var b strings.Builder
+	b.WriteString("customer_id,email,full_name,country,amount\n")
+	names := []string{"Anna Svensson", "Mikko Virtanen", "Ola Nordmann", "John Smith", "Marie Dubois"}
+	for i := 0; i < rows; i++ {
+		email := fmt.Sprintf("person%d@example.org", i)
+		if i%20 == 0 {
+			email = "" // 5% missing
+		}
+		fmt.Fprintf(&b, "%d,%s,%s,%s,%d.%02d\n", 1000+i, email, names[i%len(names)], []string{"SE", "FI", "NO"}[i%3], i%500, i%100)
+	}
+	return bytes.NewReader([]byte(b.String()))
+}
+
+func TestRunClassifiesScoresAndMasks(t *testing.T) {
+	f := csvFile(1000)
+	var stages []string
+	res, err := Run(context.Background(), f, "customers.csv", f.Size(), func(stage string, frac float64) {
+		if frac < 0 || frac > 1 {
+			t.Errorf("progress fraction %v out of range", frac)
+		}
+		if len(stages) == 0 || stages[len(stages)-1] != stage {
+			stages = append(stages, stage)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Format != "csv" || res.RowCount != 1000 || len(res.Columns) != 5 {
+		t.Fatalf("result = %+v", res)
+	}
+	want := map[string]string{"email": "email", "full_name": "person_name"}
+	for _, c := range res.Columns {
+		if w, ok := want[c.Name]; ok && c.Classification.Label != w {
+			t.Errorf("%s classified %s, want %s", c.Name, c.Classification.Label, w)
+		}
+		if c.Sample != nil {
+			t.Errorf("%s: the sample left the engine", c.Name)
+		}
+	}
+	if res.Quality.Score <= 0 || res.Quality.Score > 100 || res.Quality.Dimensions.Completeness >= 100 {
+		t.Errorf("quality = %+v", res.Quality)
+	}
+	if strings.Join(stages, ",") != "parsing,classifying,scoring" && !strings.HasPrefix(strings.Join(stages, ","), "parsing") {
+		t.Errorf("stages = %v", stages)
+	}
+	raw, _ := json.Marshal(res)
+	if strings.Contains(string(raw), "@example.org") || strings.Contains(string(raw), "Svensson") {
+		t.Errorf("raw personal values in the result: %.300s", raw)
+	}
+}
+
+func TestRunRejectsBadInputAsBadInput(t *testing.T) {
+	for name, body := range map[string]string{
+		"broken.json":   `[{"a": 1}, {"a": `,
+		"notarray.json": `[1, 2, 3]`,
+		"bad.parquet":   "PAR1 this is not parquet PAR1",
+	} {
+		f := bytes.NewReader([]byte(body))
+		_, err := Run(context.Background(), f, name, f.Size(), nil)
+		if !errors.Is(err, ErrBadInput) {
+			t.Errorf("%s: err = %v, want ErrBadInput", name, err)
+		}
+	}
+}
+
+func TestRunHonoursCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	f := csvFile(200_000)
+	if _, err := Run(ctx, f, "big.csv", f.Size(), nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestPrescanFindsPasswordsAndEstimatesRows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("login,password,email\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "user%d,Winter%d!secret,u%d@example.com\n", i, i, i)
+	}
+	f := bytes.NewReader([]byte(b.String()))
+	res, err := Prescan(f, "users.csv", f.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PasswordColumns) != 1 || res.PasswordColumns[0] != "password" || !res.ContainsPersonalData {
+		t.Fatalf("prescan = %+v", res)
+	}
+	if res.RowsScanned != PrescanRows || res.RowEstimate < 4500 || res.RowEstimate > 5500 {
+		t.Fatalf("rows scanned %d, estimate %d, want about 5000", res.RowsScanned, res.RowEstimate)
+	}
+	clean := csvFile(100)
+	res, err = Prescan(clean, "c.csv", clean.Size())
+	if err != nil || len(res.PasswordColumns) != 0 || res.RowEstimate != 100 {
+		t.Fatalf("clean prescan = %+v, %v", res, err)
+	}
+}
