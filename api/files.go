@@ -43,6 +43,26 @@ func (p *spooledPart) close() {
 	os.Remove(p.file.Name())
 }
 
+func closeParts(parts []*spooledPart) {
+	for _, sp := range parts {
+		sp.close()
+	}
+}
+
+// spoolOnePart spools a body that must hold exactly one file part; the
+// caller closes it.
+func (s *Server) spoolOnePart(c *gin.Context) (*spooledPart, error) {
+	parts, err := s.spoolParts(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) != 1 {
+		closeParts(parts)
+		return nil, errs.BadRequest("send exactly one part named \"file\"")
+	}
+	return parts[0], nil
+}
+
 // spoolParts streams each `file` part of a multipart body to a temporary
 // file. The whole body is capped at DQS_MAX_UPLOAD_BYTES (413 beyond).
 func (s *Server) spoolParts(c *gin.Context) ([]*spooledPart, error) {
@@ -57,9 +77,7 @@ func (s *Server) spoolParts(c *gin.Context) ([]*spooledPart, error) {
 	}
 	var parts []*spooledPart
 	fail := func(err error) ([]*spooledPart, error) {
-		for _, p := range parts {
-			p.close()
-		}
+		closeParts(parts)
 		return nil, err
 	}
 	var total int64
@@ -121,12 +139,18 @@ func (s *Server) checkNoPasswords(c *gin.Context, p *principal, sp *spooledPart)
 		// failed with the reader's message.
 		return nil
 	}
-	if len(res.PasswordColumns) > 0 {
-		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.FileRejectedPw, IP: clientIP(c),
-			Metadata: map[string]any{"filename": sp.name, "size_bytes": sp.size, "columns": res.PasswordColumns}})
-		return errRawPassword
+	return s.rejectPasswords(c, p, sp, res)
+}
+
+// rejectPasswords refuses a prescanned file with plaintext password
+// columns, audited as file_rejected_raw_password.
+func (s *Server) rejectPasswords(c *gin.Context, p *principal, sp *spooledPart, res *analysis.PrescanResult) error {
+	if len(res.PasswordColumns) == 0 {
+		return nil
 	}
-	return nil
+	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.FileRejectedPw, IP: clientIP(c),
+		Metadata: map[string]any{"filename": sp.name, "size_bytes": sp.size, "columns": res.PasswordColumns}})
+	return errRawPassword
 }
 
 // storeParts prescans every part, then stores each and records its file
@@ -190,11 +214,7 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, sp := range parts {
-			sp.close()
-		}
-	}()
+	defer closeParts(parts)
 	var declared []string
 	_ = json.Unmarshal([]byte(j.Filenames), &declared)
 	existing, err := s.Stores.Files.ListByJob(ctx, p.OrgID, j.ID)
@@ -224,18 +244,11 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 // the organisation's retention defaults, stores the file and starts it.
 func (s *Server) publicUpload(c *gin.Context) error {
 	p := mustPrincipal(c)
-	parts, err := s.spoolParts(c)
+	sp, err := s.spoolOnePart(c)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, sp := range parts {
-			sp.close()
-		}
-	}()
-	if len(parts) != 1 {
-		return errs.BadRequest("send exactly one part named \"file\"")
-	}
+	defer sp.close()
 	ctx := c.Request.Context()
 	org, err := s.Stores.Orgs.Get(ctx, p.OrgID)
 	if err != nil {
@@ -245,23 +258,18 @@ func (s *Server) publicUpload(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	names, _ := json.Marshal([]string{parts[0].name})
-	j := &models.Job{CreatedBy: p.userID(), Filenames: string(names), RetentionMode: mode, RetentionDays: days, CreatedAt: time.Now().UTC()}
-	if err := s.Stores.Jobs.Create(ctx, p.OrgID, j); err != nil {
-		return err
-	}
-	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobCreated, IP: clientIP(c),
-		Metadata: map[string]any{"job_id": j.ID, "files": 1, "retention_mode": mode}})
-	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
-		return err
-	}
-	started, err := s.startAnalysis(ctx, p.OrgID, j.ID, mode, days)
+	j, err := s.newJob(c, p, []string{sp.name}, mode, days)
 	if err != nil {
 		return err
 	}
-	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobStarted, IP: clientIP(c),
-		Metadata: map[string]any{"job_id": j.ID, "files": 1, "retention_mode": mode, "retention_days": days}})
-	return respond(c, http.StatusAccepted, gin.H{"job_id": started.ID, "file_name": parts[0].name, "status": started.Status})
+	if _, err := s.storeParts(c, p, j.ID, []*spooledPart{sp}); err != nil {
+		return err
+	}
+	started, err := s.startAnalysis(c, p, j.ID, 1, mode, days)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusAccepted, gin.H{"job_id": started.ID, "file_name": sp.name, "status": started.Status})
 }
 
 // publicJob is the polling endpoint of integrations.
@@ -270,19 +278,11 @@ func (s *Server) publicJob(c *gin.Context) error { return s.getJob(c) }
 // prescan classifies the head of a file without storing anything.
 func (s *Server) prescan(c *gin.Context) error {
 	p := mustPrincipal(c)
-	parts, err := s.spoolParts(c)
+	sp, err := s.spoolOnePart(c)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, sp := range parts {
-			sp.close()
-		}
-	}()
-	if len(parts) != 1 {
-		return errs.BadRequest("send exactly one part named \"file\"")
-	}
-	sp := parts[0]
+	defer sp.close()
 	res, err := analysis.Prescan(sp.file, sp.name, sp.size)
 	if err != nil {
 		if errors.Is(err, analysis.ErrBadInput) {
@@ -290,10 +290,8 @@ func (s *Server) prescan(c *gin.Context) error {
 		}
 		return err
 	}
-	if len(res.PasswordColumns) > 0 {
-		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.FileRejectedPw, IP: clientIP(c),
-			Metadata: map[string]any{"filename": sp.name, "size_bytes": sp.size, "columns": res.PasswordColumns}})
-		return errRawPassword
+	if err := s.rejectPasswords(c, p, sp, res); err != nil {
+		return err
 	}
 	return respond(c, http.StatusOK, res)
 }

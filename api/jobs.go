@@ -85,14 +85,26 @@ func (s *Server) createJob(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	names, _ := json.Marshal(req.Filenames)
-	j := &models.Job{CreatedBy: p.userID(), Filenames: string(names), RetentionMode: mode, RetentionDays: days, CreatedAt: time.Now().UTC()}
-	if err := s.Stores.Jobs.Create(ctx, p.OrgID, j); err != nil {
+	j, err := s.newJob(c, p, req.Filenames, mode, days)
+	if err != nil {
 		return err
 	}
-	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobCreated, IP: clientIP(c),
-		Metadata: map[string]any{"job_id": j.ID, "files": len(req.Filenames), "retention_mode": mode}})
 	return s.respondJob(c, http.StatusCreated, p.OrgID, j)
+}
+
+// newJob records a created job (audited as job_created).
+func (s *Server) newJob(c *gin.Context, p *principal, filenames []string, mode string, days int) (*models.Job, error) {
+	names, err := json.Marshal(filenames)
+	if err != nil {
+		return nil, err
+	}
+	j := &models.Job{CreatedBy: p.userID(), Filenames: string(names), RetentionMode: mode, RetentionDays: days, CreatedAt: time.Now().UTC()}
+	if err := s.Stores.Jobs.Create(c.Request.Context(), p.OrgID, j); err != nil {
+		return nil, err
+	}
+	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobCreated, IP: clientIP(c),
+		Metadata: map[string]any{"job_id": j.ID, "files": len(filenames), "retention_mode": mode}})
+	return j, nil
 }
 
 // listJobs lists the organisation's jobs, newest first.
@@ -170,29 +182,30 @@ func (s *Server) startJob(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	started, err := s.startAnalysis(ctx, p.OrgID, j.ID, mode, keep)
+	started, err := s.startAnalysis(c, p, j.ID, len(files), mode, keep)
 	if err != nil {
 		return err
 	}
-	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobStarted, IP: clientIP(c),
-		Metadata: map[string]any{"job_id": j.ID, "files": len(files), "retention_mode": mode, "retention_days": keep}})
 	return s.respondJob(c, http.StatusAccepted, p.OrgID, started)
 }
 
-// startAnalysis moves the job to queued and starts its workflow; if the
-// workflow cannot be started the job goes back to created, so it can be
-// started again rather than sit queued forever.
-func (s *Server) startAnalysis(ctx context.Context, orgID, jobID, mode string, days int) (*models.Job, error) {
-	j, err := s.Stores.Jobs.Start(ctx, orgID, jobID, mode, days, time.Now())
+// startAnalysis moves the job to queued and starts its workflow (audited as
+// job_started); if the workflow cannot be started the job goes back to
+// created, so it can be started again rather than sit queued forever.
+func (s *Server) startAnalysis(c *gin.Context, p *principal, jobID string, files int, mode string, days int) (*models.Job, error) {
+	ctx := c.Request.Context()
+	j, err := s.Stores.Jobs.Start(ctx, p.OrgID, jobID, mode, days, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Workflows.AnalyzeJob(ctx, orgID, jobID); err != nil {
-		if rerr := s.Stores.Jobs.Unstart(context.WithoutCancel(ctx), orgID, jobID); rerr != nil {
-			s.Logger.Error("job left queued without a workflow", "job_id", jobID, "error", rerr)
+	if err := s.Workflows.AnalyzeJob(ctx, p.OrgID, jobID); err != nil {
+		if rerr := s.Stores.Jobs.Unstart(context.WithoutCancel(ctx), p.OrgID, jobID); rerr != nil {
+			logger(c).Error("job left queued without a workflow", "job_id", jobID, "error", rerr)
 		}
 		return nil, errors.Join(errs.ErrInternal, err)
 	}
+	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobStarted, IP: clientIP(c),
+		Metadata: map[string]any{"job_id": jobID, "files": files, "retention_mode": mode, "retention_days": days}})
 	return j, nil
 }
 
