@@ -185,7 +185,7 @@ func scoreDelimiter(body []byte, delim, quote byte, complete bool) delimScore {
 // ends the sample; an unterminated quote at the end of an incomplete
 // sample is expected and ignored.
 func parseSampleRecords(text []byte, delim, quote byte, complete bool, limit int) []sampleRecord {
-	s := newCSVScanner(bytes.NewReader(text), delim, quote, 1<<30, 1<<20)
+	s := newCSVScannerSize(bytes.NewReader(text), delim, quote, 1<<30, 1<<20, min(len(text)+1, 256<<10))
 	var out []sampleRecord
 	for len(out) < limit {
 		if err := s.readRecord(); err != nil {
@@ -466,8 +466,17 @@ func openCSV(f File, opt Options) (Reader, error) {
 	return r, nil
 }
 
-// Dialect returns what was sniffed; tests and callers use it for reports.
+// Dialect returns what was sniffed.
 func (r *csvReader) Dialect() CSVDialect { return r.dialect }
+
+// DialectOf returns the sniffed dialect of a CSV reader returned by Open,
+// for reports; ok is false for other formats.
+func DialectOf(r Reader) (d CSVDialect, ok bool) {
+	if c, isCSV := r.(*csvReader); isCSV {
+		return c.dialect, true
+	}
+	return CSVDialect{}, false
+}
 
 func (r *csvReader) Columns() []string { return r.cols }
 func (r *csvReader) Format() Format    { return FormatCSV }

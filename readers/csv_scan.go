@@ -38,9 +38,13 @@ type csvScanner struct {
 }
 
 func newCSVScanner(r io.Reader, delim, quote byte, maxField, maxFields int) *csvScanner {
+	return newCSVScannerSize(r, delim, quote, maxField, maxFields, 256<<10)
+}
+
+func newCSVScannerSize(r io.Reader, delim, quote byte, maxField, maxFields, bufSize int) *csvScanner {
 	s := &csvScanner{
 		r:         r,
-		buf:       make([]byte, 256<<10),
+		buf:       make([]byte, max(bufSize, 16)),
 		delim:     delim,
 		quote:     quote,
 		line:      1,

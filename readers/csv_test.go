@@ -197,7 +197,7 @@ func TestCSVSniffing(t *testing.T) {
 			if !reflect.DeepEqual(res.rows, c.rows) {
 				t.Errorf("rows %q, want %q", res.rows, c.rows)
 			}
-			if d := res.reader.(*csvReader).Dialect(); d != c.dialect {
+			if d, ok := DialectOf(res.reader); !ok || d != c.dialect {
 				t.Errorf("reader dialect %+v, want %+v", d, c.dialect)
 			}
 		})

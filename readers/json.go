@@ -251,7 +251,7 @@ func (it *jsonRows) next() ([]byte, error) {
 // "line L" in JSON Lines.
 func (it *jsonRows) where(off int64) string {
 	line := it.lineAt(off)
-	if it.format == FormatJSON {
+	if it.format == FormatJSON && it.row > 0 {
 		return fmt.Sprintf("row %d (line %d)", it.row, line)
 	}
 	return fmt.Sprintf("line %d", line)
@@ -273,7 +273,7 @@ func (it *jsonRows) syntaxError(err error) error {
 		}
 		return malformedf("line %d: invalid JSON: %s", line, se.Error())
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
+	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
 		return malformedf("%s: the file ends in the middle of a JSON value", it.where(it.dec.InputOffset()))
 	}
 	return fmt.Errorf("%s: reading file: %w", it.where(it.dec.InputOffset()), err)

@@ -121,7 +121,8 @@ const sniffSize = 64 << 10
 
 // Open detects the format from the file name's extension and, failing that,
 // from the content (the PAR1 magic, a leading '[' or '{', else CSV), and
-// returns a reader positioned at the first row.
+// returns a reader positioned at the first row. A file with the Parquet
+// magic at both ends is read as Parquet whatever its name says.
 func Open(f File, name string, opt Options) (Reader, error) {
 	opt = opt.withDefaults()
 	format, err := detectFormat(f, name)
@@ -143,6 +144,22 @@ func detectFormat(f File, name string) (Format, error) {
 	if ext == ".gz" || ext == ".zip" || ext == ".bz2" || ext == ".xz" || ext == ".zst" {
 		return "", unsupportedf("%s: compressed uploads (%s) are not supported; upload the uncompressed file", name, ext)
 	}
+	head := make([]byte, 512)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("reading %s: %w", name, err)
+	}
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte("PAR1")) && ext != ".parquet" {
+		// A Parquet file under another name (PAR1 at both ends) is still
+		// Parquet; no text file looks like that.
+		if size, err := f.Seek(0, io.SeekEnd); err == nil && size >= 12 {
+			var tail [4]byte
+			if _, err := f.ReadAt(tail[:], size-4); err == nil && string(tail[:]) == "PAR1" {
+				return FormatParquet, nil
+			}
+		}
+	}
 	switch ext {
 	case ".parquet", ".pq", ".parq":
 		return FormatParquet, nil
@@ -151,12 +168,6 @@ func detectFormat(f File, name string) (Format, error) {
 	case ".csv", ".tsv", ".tab", ".psv", ".txt":
 		return FormatCSV, nil
 	}
-	head := make([]byte, 512)
-	n, err := f.ReadAt(head, 0)
-	if err != nil && err != io.EOF {
-		return "", fmt.Errorf("reading %s: %w", name, err)
-	}
-	head = head[:n]
 	if bytes.HasPrefix(head, []byte("PAR1")) {
 		return FormatParquet, nil
 	}
@@ -194,14 +205,17 @@ func seekStart(f File) error {
 func uniqueNames(names []string) []string {
 	out := make([]string, len(names))
 	seen := make(map[string]bool, len(names))
+	next := make(map[string]int) // next suffix to try per base name
 	for i, n := range names {
 		if n == "" {
 			n = fmt.Sprintf("col_%d", i+1)
 		}
-		base, k := n, 2
-		for seen[n] {
-			n = fmt.Sprintf("%s_%d", base, k)
-			k++
+		if seen[n] {
+			base, k := n, max(next[n], 2)
+			for n = fmt.Sprintf("%s_%d", base, k); seen[n]; n = fmt.Sprintf("%s_%d", base, k) {
+				k++
+			}
+			next[base] = k + 1
 		}
 		seen[n] = true
 		out[i] = n

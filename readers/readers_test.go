@@ -157,9 +157,11 @@ func TestOpenDetectsParquetByContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := readBytes(data, "upload.bin", Options{})
-	if res.err != nil || res.format != FormatParquet || len(res.rows) != 8 {
-		t.Fatalf("format %s, %d rows, err %v; want parquet with 8 rows", res.format, len(res.rows), res.err)
+	for _, name := range []string{"upload.bin", "upload", "misnamed.csv"} {
+		res := readBytes(data, name, Options{})
+		if res.err != nil || res.format != FormatParquet || len(res.rows) != 8 {
+			t.Fatalf("%s: format %s, %d rows, err %v; want parquet with 8 rows", name, res.format, len(res.rows), res.err)
+		}
 	}
 }
 
