@@ -7,6 +7,7 @@ package analysis
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/dqs/dqs/classify"
@@ -107,7 +108,7 @@ func Run(ctx context.Context, f readers.File, name string, size int64, progress 
 
 func badInput(err error) error {
 	if errors.Is(err, readers.ErrMalformed) || errors.Is(err, readers.ErrUnsupported) {
-		return errors.Join(ErrBadInput, err)
+		return fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
 	return err
 }

@@ -153,15 +153,19 @@ func (s *Server) rejectPasswords(c *gin.Context, p *principal, sp *spooledPart, 
 	return errRawPassword
 }
 
-// storeParts prescans every part, then stores each and records its file
-// row. Nothing is stored when any part is refused; a failure part-way
-// removes what this request stored.
-func (s *Server) storeParts(c *gin.Context, p *principal, jobID string, parts []*spooledPart) ([]models.File, error) {
+// checkParts prescans every part before anything is stored or created.
+func (s *Server) checkParts(c *gin.Context, p *principal, parts []*spooledPart) error {
 	for _, sp := range parts {
 		if err := s.checkNoPasswords(c, p, sp); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// storeParts stores each checked part and records its file row; a failure
+// part-way removes what this request stored.
+func (s *Server) storeParts(c *gin.Context, p *principal, jobID string, parts []*spooledPart) ([]models.File, error) {
 	ctx := c.Request.Context()
 	var stored []models.File
 	undo := func(err error) ([]models.File, error) {
@@ -234,6 +238,9 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 		}
 		have[sp.name] = true
 	}
+	if err := s.checkParts(c, p, parts); err != nil {
+		return err
+	}
 	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
 		return err
 	}
@@ -249,8 +256,11 @@ func (s *Server) publicUpload(c *gin.Context) error {
 		return err
 	}
 	defer sp.close()
-	ctx := c.Request.Context()
-	org, err := s.Stores.Orgs.Get(ctx, p.OrgID)
+	parts := []*spooledPart{sp}
+	if err := s.checkParts(c, p, parts); err != nil {
+		return err
+	}
+	org, err := s.Stores.Orgs.Get(c.Request.Context(), p.OrgID)
 	if err != nil {
 		return err
 	}
@@ -262,7 +272,7 @@ func (s *Server) publicUpload(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.storeParts(c, p, j.ID, []*spooledPart{sp}); err != nil {
+	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
 		return err
 	}
 	started, err := s.startAnalysis(c, p, j.ID, 1, mode, days)

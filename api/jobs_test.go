@@ -98,7 +98,7 @@ func TestJobLifecycle(t *testing.T) {
 	if people["status"] != "completed" || people["row_count"] != float64(500) || people["column_count"] != float64(5) || people["quality_score"] == nil {
 		t.Fatalf("people.csv = %v", people)
 	}
-	if broken["status"] != "failed" || broken["error"] == nil {
+	if broken["status"] != "failed" || broken["error"] == nil || strings.Contains(broken["error"].(string), "\n") {
 		t.Fatalf("broken.json = %v", broken)
 	}
 	labels := map[string]string{}
@@ -198,6 +198,13 @@ func TestUploadRefusals(t *testing.T) {
 	if r := upload(t, env, "/api/v1/jobs/"+id+"/files", s.Access, map[string]string{"creds.csv": pw.String()}); r.Status != 400 || r.ErrorCode() != "raw_password_detected" {
 		t.Fatalf("upload of passwords = %d %s", r.Status, r.Raw)
 	}
+	// The one-request flow refuses before creating a job.
+	if r := upload(t, env, "/api/v1/public/upload", s.Access, map[string]string{"creds.csv": pw.String()}); r.Status != 400 || r.ErrorCode() != "raw_password_detected" {
+		t.Fatalf("public upload of passwords = %d %s", r.Status, r.Raw)
+	}
+	if n := env.Must(200, "GET", "/api/v1/jobs", s.Access, nil).Body["meta"].(map[string]any)["total"]; n != float64(1) {
+		t.Fatalf("jobs after refused public upload = %v, want only the one created above", n)
+	}
 	if r := upload(t, env, "/api/v1/jobs/"+id+"/files", s.Access, map[string]string{"big.csv": peopleCSV(3000)}); r.Status != 413 || r.ErrorCode() != "payload_too_large" {
 		t.Fatalf("oversize upload = %d %.200s", r.Status, r.Raw)
 	}
@@ -218,7 +225,7 @@ func TestUploadRefusals(t *testing.T) {
 		}
 	}
 	env.FlushAudit()
-	if n := env.Must(200, "GET", "/api/v1/audit?event=file_rejected_raw_password", s.Access, nil).Data()["total"]; n != float64(2) {
+	if n := env.Must(200, "GET", "/api/v1/audit?event=file_rejected_raw_password", s.Access, nil).Data()["total"]; n != float64(3) {
 		t.Fatalf("file_rejected_raw_password entries = %v", n)
 	}
 }

@@ -125,3 +125,29 @@ func TestProgressWebSocketRateLimit(t *testing.T) {
 		t.Fatalf("third connection: %v %v", resp, err)
 	}
 }
+
+// TestProgressWebSocketLifetime: at the end of its lifetime a connection
+// closes with 1001 (going away) and a reason, not by dropping.
+func TestProgressWebSocketLifetime(t *testing.T) {
+	env := servicetest.Start(t, servicetest.Options{Configure: func(c *config.Config) { c.WSLifetime = time.Second }})
+	s := env.Register(servicetest.Unique("wslife"))
+	id := env.Must(201, "POST", "/api/v1/jobs", s.Access, map[string]any{"filenames": []string{"p.csv"}}).Data()["job_id"].(string)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(env.BaseURL, "http")+"/ws/jobs/"+id+"/progress?token="+s.Access, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	for {
+		var m map[string]any
+		err := wsjson.Read(ctx, conn, &m)
+		if err == nil {
+			continue
+		}
+		if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+			t.Fatalf("connection ended with %v, want close status 1001", err)
+		}
+		return
+	}
+}

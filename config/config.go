@@ -42,6 +42,7 @@ type Config struct {
 	TrustedProxies    []string
 	Limits            Limits
 	MaxUploadBytes    int64
+	WSLifetime        time.Duration
 	Blob              Blob
 }
 
@@ -184,6 +185,7 @@ var settings = []setting{
 		c.MaxUploadBytes = n
 		return nil
 	}},
+	{name: "DQS_WS_LIFETIME", def: "10m", help: "how long a progress WebSocket stays open before it closes with 1001", set: dur(func(c *Config) *time.Duration { return &c.WSLifetime })},
 	{name: "DQS_BLOB_DRIVER", def: "local", help: "blob storage for uploaded files: local, s3 or gcs", set: func(c *Config, v string) error {
 		switch v {
 		case "local", "s3", "gcs":

@@ -127,6 +127,7 @@ func TestEnvOverrides(t *testing.T) {
 			WS:      ratelimit.Rule{Limit: 4, Window: time.Minute},
 		},
 		MaxUploadBytes: 1 << 30,
+		WSLifetime:     10 * time.Minute,
 		Blob:           Blob{Driver: "local", Dir: "/var/lib/dqs/blobs", Region: "eu-north-1"},
 	}
 	if !reflect.DeepEqual(c, want) {
