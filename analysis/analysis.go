@@ -56,31 +56,20 @@ func Run(ctx context.Context, f readers.File, name string, size int64, progress 
 		progress = func(string, float64) {}
 	}
 	progress(StageParsing, 0)
-	counter := &countingFile{File: f}
-	r, err := readers.Open(counter, name, readers.Options{})
+	sc, err := scanFile(f, name, -1, func(s *scan) error {
+		if s.rows%progressEvery != 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		progress(StageProfiling, fraction(s.counter.read, size))
+		return nil
+	})
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
-	defer r.Close()
-	prof := profile.New(r.Columns(), profile.Options{})
-	var rows int64
-	for {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, badInput(err)
-		}
-		prof.Add(rec.Values, rec.Null)
-		rows++
-		if rows%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			progress(StageProfiling, fraction(counter.read, size))
-		}
-	}
+	r, prof := sc.reader, sc.profiler
 	progress(StageClassifying, 1)
 	p := prof.Result()
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, Columns: make([]Column, len(p.Columns))}
@@ -104,6 +93,53 @@ func Run(ctx context.Context, f readers.File, name string, size int64, progress 
 		}
 	}
 	return res, nil
+}
+
+// scan is the state of one pass over a file.
+type scan struct {
+	reader   readers.Reader
+	profiler *profile.Profiler
+	counter  *countingFile
+	rows     int64
+	rowBytes int64 // text length of the rows read, delimiters included (limited scans only)
+	eof      bool
+}
+
+// scanFile opens f and profiles up to limit rows (all when negative),
+// calling after, when given, after each row; an error from after stops
+// the scan. The reader is closed when scanFile returns.
+func scanFile(f readers.File, name string, limit int64, after func(*scan) error) (*scan, error) {
+	s := &scan{counter: &countingFile{File: f}}
+	r, err := readers.Open(s.counter, name, readers.Options{})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	defer r.Close()
+	s.reader = r
+	s.profiler = profile.New(r.Columns(), profile.Options{})
+	for limit < 0 || s.rows < limit {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			s.eof = true
+			break
+		}
+		if err != nil {
+			return nil, badInput(err)
+		}
+		s.profiler.Add(rec.Values, rec.Null)
+		s.rows++
+		if limit >= 0 { // only a prescan estimates rows from row lengths
+			for _, v := range rec.Values {
+				s.rowBytes += int64(len(v)) + 1
+			}
+		}
+		if after != nil {
+			if err := after(s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
 }
 
 func badInput(err error) error {

@@ -1,11 +1,7 @@
 package analysis
 
 import (
-	"errors"
-	"io"
-
 	"github.com/dqs/dqs/classify"
-	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/readers"
 )
 
@@ -34,41 +30,22 @@ type PrescanResult struct {
 // Prescan reads the first PrescanRows rows of f and classifies its columns.
 // The row estimate scales the rows read by the share of the file they used.
 func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
-	counter := &countingFile{File: f}
-	r, err := readers.Open(counter, name, readers.Options{})
+	sc, err := scanFile(f, name, PrescanRows, nil)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
-	defer r.Close()
-	prof := profile.New(r.Columns(), profile.Options{})
-	var rows, rowBytes int64
-	eof := false
-	for rows < PrescanRows {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			eof = true
-			break
-		}
-		if err != nil {
-			return nil, badInput(err)
-		}
-		prof.Add(rec.Values, rec.Null)
-		rows++
-		for _, v := range rec.Values {
-			rowBytes += int64(len(v)) + 1 // the value and its delimiter
-		}
-	}
+	r, prof, rows, rowBytes := sc.reader, sc.profiler, sc.rows, sc.rowBytes
 	p := prof.Result()
 	out := &PrescanResult{Format: string(r.Format()), RowsScanned: rows, RowEstimate: rows, Columns: make([]PrescanColumn, len(p.Columns))}
 	switch {
-	case eof || r.Format() == readers.FormatParquet:
+	case sc.eof || r.Format() == readers.FormatParquet:
 		// All rows were read, or the reader read a row group it knows.
 	case r.Format() == readers.FormatCSV && rowBytes > 0:
 		// Readers buffer ahead, so bytes read say little; the text of the
 		// rows says how long a row is.
 		out.RowEstimate = int64(float64(size) / (float64(rowBytes) / float64(rows)))
-	case counter.read > 0:
-		out.RowEstimate = int64(float64(rows) * float64(size) / float64(counter.read))
+	case sc.counter.read > 0:
+		out.RowEstimate = int64(float64(rows) * float64(size) / float64(sc.counter.read))
 	}
 	for i, c := range p.Columns {
 		cls := classify.Column(c.Name, c.Sample)

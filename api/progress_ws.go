@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/coder/websocket"
@@ -36,15 +37,7 @@ type fileProgress struct {
 }
 
 func (m progressMessage) equal(o progressMessage) bool {
-	if m.Type != o.Type || m.Status != o.Status || m.Stage != o.Stage || m.Progress != o.Progress || len(m.Files) != len(o.Files) {
-		return false
-	}
-	for i := range m.Files {
-		if m.Files[i] != o.Files[i] {
-			return false
-		}
-	}
-	return true
+	return m.Type == o.Type && m.Status == o.Status && m.Stage == o.Stage && m.Progress == o.Progress && slices.Equal(m.Files, o.Files)
 }
 
 // jobProgress reads the job's progress message.

@@ -37,15 +37,12 @@ func newf(status int, code, format string, args ...any) *Error {
 
 // Sentinels for errors.Is comparisons; their messages are generic.
 var (
-	ErrBadRequest        = &Error{http.StatusBadRequest, "bad_request", "invalid request"}
-	ErrUnauthorized      = &Error{http.StatusUnauthorized, "unauthorized", "missing or invalid credentials"}
-	ErrForbidden         = &Error{http.StatusForbidden, "forbidden", "not allowed"}
-	ErrInsufficientScope = &Error{http.StatusForbidden, "insufficient_scope", "API key lacks the required scope"}
-	ErrNotFound          = &Error{http.StatusNotFound, "not_found", "not found"}
-	ErrConflict          = &Error{http.StatusConflict, "conflict", "conflict"}
-	ErrLimitExceeded     = &Error{http.StatusConflict, "limit_exceeded", "limit exceeded"}
-	ErrRateLimited       = &Error{http.StatusTooManyRequests, "rate_limited", "too many requests"}
-	ErrInternal          = &Error{http.StatusInternalServerError, "internal_error", "internal server error"}
+	ErrBadRequest    = &Error{http.StatusBadRequest, "bad_request", "invalid request"}
+	ErrUnauthorized  = &Error{http.StatusUnauthorized, "unauthorized", "missing or invalid credentials"}
+	ErrNotFound      = &Error{http.StatusNotFound, "not_found", "not found"}
+	ErrConflict      = &Error{http.StatusConflict, "conflict", "conflict"}
+	ErrLimitExceeded = &Error{http.StatusConflict, "limit_exceeded", "limit exceeded"}
+	ErrInternal      = &Error{http.StatusInternalServerError, "internal_error", "internal server error"}
 )
 
 // BadRequest reports invalid or missing request parameters.

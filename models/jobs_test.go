@@ -39,6 +39,16 @@ func TestJobsAndFiles(t *testing.T) {
 		if err != nil || started.Status != models.JobQueued || started.RetentionMode != "analysis_only" || started.StartedAt == nil {
 			t.Fatalf("Start = %+v, %v", started, err)
 		}
+		// A job whose workflow could not start goes back to created and can start again.
+		if err := s.Jobs.Unstart(ctx, orgA.ID, j.ID); err != nil {
+			t.Fatal(err)
+		}
+		if back, _ := s.Jobs.Get(ctx, orgA.ID, j.ID); back.Status != models.JobCreated || back.StartedAt != nil {
+			t.Fatalf("after Unstart = %+v", back)
+		}
+		if _, err := s.Jobs.Start(ctx, orgA.ID, j.ID, "analysis_only", 1, time.Now()); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := s.Jobs.Start(ctx, orgA.ID, j.ID, "full_retention", 0, time.Now()); !errors.Is(err, errs.ErrConflict) {
 			t.Fatalf("second Start = %v, want conflict", err)
 		}

@@ -23,13 +23,7 @@ func (s Users) Create(ctx context.Context, orgID string, u *User) error {
 	}
 	u.OrgID = orgID
 	u.Email = NormalizeEmail(u.Email)
-	var n int64
-	if err := s.db.conn(ctx).Model(&User{}).Where("email = ?", u.Email).Count(&n).Error; err != nil {
-		return err
-	}
-	if n > 0 {
-		return errs.Conflict("a user with this e-mail address already exists")
-	}
+	// The unique index decides, so two concurrent sign-ups cannot both win.
 	if err := s.db.conn(ctx).Create(u).Error; err != nil {
 		if isUniqueViolation(err) {
 			return errs.Conflict("a user with this e-mail address already exists")

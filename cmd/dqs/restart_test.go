@@ -23,9 +23,6 @@ import (
 // analysed, starts another, and expects the job to finish: the durability
 // the AnalyzeJob workflow exists for.
 func TestWorkerKilledMidJobFinishesAfterRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and analyses a large file; run without -short")
-	}
 	tsrv := temporaltest.Start(t)
 	env := servicetest.Start(t, servicetest.Options{NoWorker: true, Temporal: tsrv})
 	bin := filepath.Join(t.TempDir(), "dqs")
