@@ -15,6 +15,7 @@ import (
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/retention"
 	"go.temporal.io/sdk/temporal"
 )
 
@@ -26,6 +27,9 @@ type Activities struct {
 	Audit  audit.Recorder
 	AppURL string
 	Logger *slog.Logger
+	// Retention turns a job's retention into times; the zero value is
+	// production's (24-hour days, deletion at 02:00 UTC).
+	Retention retention.Policy
 }
 
 // verificationTTL is how long an e-mailed verification link works.

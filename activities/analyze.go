@@ -12,6 +12,7 @@ import (
 
 	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/audit"
+	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/models"
 	"go.temporal.io/sdk/activity"
@@ -30,7 +31,15 @@ type FileRef struct {
 	FileID int64
 	Index  int
 	Total  int
+	// Rerun is a re-analysis of one file of a finished job: the job's
+	// status and progress are left alone.
+	Rerun bool
 }
+
+// msgRawFileDeleted is the failure of a file whose raw file was deleted
+// before (or while) it was analysed.
+const msgRawFileDeleted = "the raw file was deleted before it could be analysed"
+
 
 // BeginJob marks the job processing and returns its files in order.
 func (a *Activities) BeginJob(ctx context.Context, in JobRef) ([]int64, error) {
@@ -64,12 +73,15 @@ func (a *Activities) AnalyzeFile(ctx context.Context, in FileRef) error {
 		return nil // a retry after the result was stored
 	}
 	if f.StorageKey == "" {
-		return a.MarkFileFailed(ctx, in, "the raw file was deleted before it could be analysed")
+		return a.MarkFileFailed(ctx, in, msgRawFileDeleted)
 	}
 	if err := a.Stores.Files.SetStatus(ctx, in.OrgID, f.ID, models.FileProcessing, 0, ""); err != nil {
 		return err
 	}
 	tmp, err := a.download(ctx, f.StorageKey)
+	if errors.Is(err, blob.ErrNotFound) && a.rawFileDeleted(ctx, in) {
+		return a.MarkFileFailed(ctx, in, msgRawFileDeleted)
+	}
 	if err != nil {
 		return err
 	}
@@ -97,6 +109,15 @@ func (a *Activities) AnalyzeFile(ctx context.Context, in FileRef) error {
 		Format: res.Format, RowCount: res.RowCount, ColumnCount: len(res.Columns), QualityScore: res.Quality.Score,
 		Profile: string(raw), Columns: cols,
 	}, time.Now())
+}
+
+// rawFileDeleted reports whether the file's raw file was deleted (its
+// storage key cleared) since the activity read it: a user deleted the
+// job's files mid-analysis. A missing object with its key still recorded
+// is a storage fault, retried.
+func (a *Activities) rawFileDeleted(ctx context.Context, in FileRef) bool {
+	f, err := a.Stores.Files.Get(ctx, in.OrgID, in.FileID)
+	return err == nil && f.StorageKey == ""
 }
 
 // download copies the object to a temporary file: Parquet needs random
@@ -141,6 +162,9 @@ func (a *Activities) progressReporter(ctx context.Context, in FileRef) analysis.
 		if err := a.Stores.Files.SetStatus(ctx, in.OrgID, in.FileID, models.FileProcessing, pct, ""); err != nil {
 			a.Logger.Warn("file progress not saved", "job_id", in.JobID, "error", err)
 		}
+		if in.Rerun {
+			return
+		}
 		jobPct := (in.Index*100 + pct) / max(in.Total, 1)
 		if err := a.Stores.Jobs.SetProgress(ctx, in.OrgID, in.JobID, models.JobProcessing, stage, min(jobPct, 99)); err != nil {
 			a.Logger.Warn("job progress not saved", "job_id", in.JobID, "error", err)
@@ -154,9 +178,45 @@ func (a *Activities) MarkFileFailed(ctx context.Context, in FileRef, message str
 	return a.Stores.Files.SetStatus(ctx, in.OrgID, in.FileID, models.FileFailed, 100, message)
 }
 
+// CompleteJobInput names the job and when it ended.
+type CompleteJobInput struct {
+	OrgID string
+	JobID string
+	// At is the completion time; the workflow passes its own clock, so
+	// the retention timer it then sets is counted from the same instant.
+	// Zero means now (a workflow started before this field existed).
+	At time.Time
+}
+
+// RetentionPlan says when a completed job's raw files expire and are
+// deleted; both nil when they are kept until a user deletes them.
+type RetentionPlan struct {
+	ExpiresAt *time.Time
+	DeleteAt  *time.Time
+}
+
 // CompleteJob ends the job: completed when any file was analysed, failed
-// when none was; audited as job_completed.
-func (a *Activities) CompleteJob(ctx context.Context, in JobRef) error {
+// when none was; audited as job_completed. It stores when the job's raw
+// files expire and returns when the workflow should delete them.
+func (a *Activities) CompleteJob(ctx context.Context, in CompleteJobInput) (RetentionPlan, error) {
+	at := in.At
+	if at.IsZero() {
+		at = time.Now()
+	}
+	j, err := a.Stores.Jobs.Get(ctx, in.OrgID, in.JobID)
+	if err != nil {
+		return RetentionPlan{}, err
+	}
+	var plan RetentionPlan
+	if expires, ok := a.retentionPolicy().ExpiresAt(at, j.RetentionMode, j.RetentionDays); ok {
+		deleteAt := a.retentionPolicy().DeleteAt(expires)
+		plan = RetentionPlan{ExpiresAt: &expires, DeleteAt: &deleteAt}
+	}
+	return plan, a.finishJob(ctx, in, at, plan.ExpiresAt)
+}
+
+// finishJob records the job's outcome and audits it.
+func (a *Activities) finishJob(ctx context.Context, in CompleteJobInput, at time.Time, expiresAt *time.Time) error {
 	files, err := a.Stores.Files.ListByJob(ctx, in.OrgID, in.JobID)
 	if err != nil {
 		return err
@@ -181,7 +241,7 @@ func (a *Activities) CompleteJob(ctx context.Context, in JobRef) error {
 			personal++
 		}
 	}
-	if err := a.Stores.Jobs.Finish(ctx, in.OrgID, in.JobID, status, message, time.Now()); err != nil {
+	if err := a.Stores.Jobs.Finish(ctx, in.OrgID, in.JobID, status, message, at, expiresAt); err != nil {
 		return err
 	}
 	if a.Audit != nil {

@@ -214,6 +214,9 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 	if j.Status != models.JobCreated {
 		return errs.Conflict("job %s was already started; files can no longer be added", j.ID)
 	}
+	if j.FileDeletedAt != nil {
+		return errFilesOfJobDeleted(j)
+	}
 	parts, err := s.spoolParts(c)
 	if err != nil {
 		return err
@@ -264,7 +267,7 @@ func (s *Server) publicUpload(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	mode, days, err := retention(org, nil, nil)
+	mode, days, err := resolveRetention(org, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -358,6 +361,46 @@ func (s *Server) listFiles(c *gin.Context) error {
 
 var errFileNotFound = errs.NotFound("file")
 
+// errRawFileDeleted answers a download or re-analysis of a file whose raw
+// file was deleted, by its retention or by a user.
+var errRawFileDeleted = &errs.Error{Status: http.StatusNotFound, Code: "not_found",
+	Message: "the raw file was deleted (retention expired or deleted on request); its analysis remains available at GET /api/v1/files/{id}"}
+
+// reanalyzeFile analyses a file of a finished job again, replacing its
+// result (after the engine improved, say); 202 with the file, whose
+// status and progress then follow the analysis.
+func (s *Server) reanalyzeFile(c *gin.Context) error {
+	p := mustPrincipal(c)
+	ctx := c.Request.Context()
+	f, err := s.fileParam(c)
+	if err != nil {
+		return err
+	}
+	if f.StorageKey == "" {
+		return errRawFileDeleted
+	}
+	j, err := s.Stores.Jobs.Get(ctx, p.OrgID, f.JobID)
+	if err != nil {
+		return err
+	}
+	if j.Status != models.JobCompleted && j.Status != models.JobFailed {
+		return errs.Conflict("job %s is %s; a file can be analysed again once its job has finished", j.ID, j.Status)
+	}
+	before := *f
+	f, err = s.Stores.Files.BeginRerun(ctx, p.OrgID, f.ID)
+	if err != nil {
+		return err
+	}
+	if err := s.Workflows.ReanalyzeFile(ctx, p.OrgID, f.JobID, f.ID); err != nil {
+		ctx := context.WithoutCancel(ctx)
+		if rerr := s.Stores.Files.SetStatus(ctx, p.OrgID, f.ID, before.Status, before.Progress, before.Error); rerr != nil {
+			logger(c).Error("file left processing without a workflow", "file_id", f.ID, "error", rerr)
+		}
+		return errors.Join(errs.ErrInternal, err)
+	}
+	return respond(c, http.StatusAccepted, viewFile(f, false))
+}
+
 func (s *Server) fileParam(c *gin.Context) (*models.File, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id < 1 {
@@ -382,7 +425,7 @@ func (s *Server) downloadFile(c *gin.Context) error {
 		return err
 	}
 	if f.StorageKey == "" {
-		return &errs.Error{Status: http.StatusNotFound, Code: "not_found", Message: "the raw file was deleted under the retention policy; its analysis remains available"}
+		return errRawFileDeleted
 	}
 	url, err := s.Blobs.SignedURL(c.Request.Context(), f.StorageKey, downloadURLTTL, f.FileName)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/retention"
 	"github.com/gin-gonic/gin"
 )
 
@@ -26,30 +27,25 @@ type createJobRequest struct {
 	RetentionDays *int     `json:"retention_days"`
 }
 
-// retention resolves a job's retention from the organisation's defaults
-// and the request's overrides: analysis_only keeps files exactly 1 day,
-// short_term 1–365 days, full_retention until deleted by the user.
-func retention(org *models.Organization, mode *string, days *int) (string, int, error) {
+// resolveRetention resolves a job's retention from the organisation's
+// defaults and the request's overrides: analysis_only keeps files exactly
+// 1 day, short_term 1–365 days, full_retention until deleted by the user
+// (stored as 0 days).
+func resolveRetention(org *models.Organization, mode *string, days *int) (string, int, error) {
 	m, d := org.RetentionMode, org.RetentionDays
 	if mode != nil {
-		if !oneOf(*mode, retentionModes) {
+		if !oneOf(*mode, retention.Modes) {
 			return "", 0, errs.BadRequest("retention_mode must be one of analysis_only, short_term, full_retention")
 		}
 		m = *mode
 	}
 	if days != nil {
-		if *days < 1 || *days > 365 {
-			return "", 0, errs.BadRequest("retention_days must be between 1 and 365")
+		if *days < retention.MinDays || *days > retention.MaxDays {
+			return "", 0, errs.BadRequest("retention_days must be between %d and %d", retention.MinDays, retention.MaxDays)
 		}
 		d = *days
 	}
-	switch m {
-	case "analysis_only":
-		return m, 1, nil
-	case "full_retention":
-		return m, 0, nil
-	}
-	return m, d, nil
+	return m, retention.Days(m, d), nil
 }
 
 func validFileName(n string) bool {
@@ -81,7 +77,7 @@ func (s *Server) createJob(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	mode, days, err := retention(org, req.RetentionMode, req.RetentionDays)
+	mode, days, err := resolveRetention(org, req.RetentionMode, req.RetentionDays)
 	if err != nil {
 		return err
 	}
@@ -158,6 +154,9 @@ func (s *Server) startJob(c *gin.Context) error {
 	if j.Status != models.JobCreated {
 		return errs.Conflict("job %s was already started (status %s); its retention cannot change", j.ID, j.Status)
 	}
+	if j.FileDeletedAt != nil {
+		return errFilesOfJobDeleted(j)
+	}
 	files, err := s.Stores.Files.ListByJob(ctx, p.OrgID, j.ID)
 	if err != nil {
 		return err
@@ -172,13 +171,13 @@ func (s *Server) startJob(c *gin.Context) error {
 		return err
 	}
 	var days *int
-	if j.RetentionMode == "short_term" {
+	if j.RetentionMode == retention.ShortTerm {
 		days = &j.RetentionDays
 	}
 	if req.RetentionMode == nil {
 		req.RetentionMode = &j.RetentionMode
 	}
-	mode, keep, err := retention(org, req.RetentionMode, days)
+	mode, keep, err := resolveRetention(org, req.RetentionMode, days)
 	if err != nil {
 		return err
 	}
@@ -245,8 +244,12 @@ type jobView struct {
 	CreatedAt     time.Time       `json:"created_at"`
 	StartedAt     *time.Time      `json:"started_at"`
 	CompletedAt   *time.Time      `json:"completed_at"`
-	FileDeletedAt *time.Time      `json:"file_deleted_at"`
-	Error         *string         `json:"error"`
+	// RetentionExpiresAt is when the raw files stop being kept (deleted
+	// at the first 02:00 UTC from then on); null until the job ends and
+	// for full_retention.
+	RetentionExpiresAt *time.Time `json:"retention_expires_at"`
+	FileDeletedAt      *time.Time `json:"file_deleted_at"`
+	Error              *string    `json:"error"`
 }
 
 func strPtr(s string) *string {
@@ -265,6 +268,7 @@ func (s *Server) jobView(ctx context.Context, orgID string, j *models.Job) (jobV
 	v := jobView{ID: j.ID, JobID: j.ID, Status: j.Status, Stage: j.Stage, Progress: j.Progress,
 		RetentionMode: j.RetentionMode, RetentionDays: j.RetentionDays, CreatedAt: j.CreatedAt.UTC(),
 		StartedAt: utcPtr(j.StartedAt), CompletedAt: utcPtr(j.CompletedAt), FileDeletedAt: utcPtr(j.FileDeletedAt),
+		RetentionExpiresAt: utcPtr(j.RetentionExpiresAt),
 		Error: strPtr(j.Error), Files: []jobFileView{}, Columns: []jobColumnView{}}
 	_ = json.Unmarshal([]byte(j.Filenames), &v.Filenames)
 	ids := make([]int64, len(files))
@@ -293,4 +297,34 @@ func (s *Server) respondJob(c *gin.Context, status int, orgID string, j *models.
 		return err
 	}
 	return respond(c, status, v)
+}
+
+// errFilesOfJobDeleted refuses work that needs a job's deleted raw files.
+func errFilesOfJobDeleted(j *models.Job) error {
+	return errs.Conflict("the raw files of job %s were deleted on %s; upload them to a new job", j.ID, j.FileDeletedAt.UTC().Format(time.RFC3339))
+}
+
+// deleteJobFiles removes the job's raw files now, whatever its retention
+// mode (audited as files_deleted). The job, its results and the audit log
+// stay. Deleting again answers the job as it is.
+func (s *Server) deleteJobFiles(c *gin.Context) error {
+	p := mustPrincipal(c)
+	ctx := c.Request.Context()
+	jobID := c.Param("job_id")
+	d := retention.Deleter{Jobs: s.Stores.Jobs, Files: s.Stores.Files, Blobs: s.Blobs, Audit: s.Audit}
+	_, err := d.Delete(ctx, retention.Request{OrgID: p.OrgID, JobID: jobID, Reason: retention.Requested,
+		At: time.Now(), UserID: p.userID(), IP: clientIP(c)})
+	if errors.Is(err, retention.ErrStorage) || errors.Is(err, models.ErrFilesChanged) {
+		logger(c).Error("raw files not deleted", "job_id", jobID, "error", err)
+		return &errs.Error{Status: http.StatusServiceUnavailable, Code: "storage_unavailable",
+			Message: "storage did not remove every raw file of the job; nothing was recorded as deleted, try again"}
+	}
+	if err != nil {
+		return err
+	}
+	j, err := s.Stores.Jobs.Get(ctx, p.OrgID, jobID)
+	if err != nil {
+		return err
+	}
+	return s.respondJob(c, http.StatusOK, p.OrgID, j)
 }

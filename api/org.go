@@ -6,14 +6,12 @@ import (
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/retention"
 	"github.com/gin-gonic/gin"
 )
 
-// Allowed values of the organisation settings.
-var (
-	retentionModes       = []string{"analysis_only", "short_term", "full_retention"}
-	anomalySensitivities = []string{"low", "medium", "high"}
-)
+// anomalySensitivities are the allowed values of anomaly_sensitivity.
+var anomalySensitivities = []string{"low", "medium", "high"}
 
 func oneOf(v string, allowed []string) bool {
 	for _, a := range allowed {
@@ -50,11 +48,11 @@ func (s *Server) updateSettings(c *gin.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	if req.RetentionMode != nil && !oneOf(*req.RetentionMode, retentionModes) {
+	if req.RetentionMode != nil && !oneOf(*req.RetentionMode, retention.Modes) {
 		return errs.BadRequest("retention_mode must be one of analysis_only, short_term, full_retention")
 	}
-	if req.RetentionDays != nil && (*req.RetentionDays < 1 || *req.RetentionDays > 365) {
-		return errs.BadRequest("retention_days must be between 1 and 365")
+	if req.RetentionDays != nil && (*req.RetentionDays < retention.MinDays || *req.RetentionDays > retention.MaxDays) {
+		return errs.BadRequest("retention_days must be between %d and %d", retention.MinDays, retention.MaxDays)
 	}
 	if req.AnomalySensitivity != nil && !oneOf(*req.AnomalySensitivity, anomalySensitivities) {
 		return errs.BadRequest("anomaly_sensitivity must be one of low, medium, high")

@@ -27,6 +27,8 @@ type Workflows interface {
 	SendVerificationEmail(ctx context.Context, orgID, userID string) error
 	// AnalyzeJob starts the analysis of a queued job (workflow id = job id).
 	AnalyzeJob(ctx context.Context, orgID, jobID string) error
+	// ReanalyzeFile starts the re-analysis of one file of a finished job.
+	ReanalyzeFile(ctx context.Context, orgID, jobID string, fileID int64) error
 }
 
 // BlobURLVerifier checks the signed URLs the local blob driver issues.

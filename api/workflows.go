@@ -36,3 +36,15 @@ func (t TemporalWorkflows) AnalyzeJob(ctx context.Context, orgID, jobID string) 
 	}, workflows.AnalyzeJob, activities.JobRef{OrgID: orgID, JobID: jobID})
 	return err
 }
+
+// ReanalyzeFile starts the re-analysis of a file; one runs at a time per
+// file (the caller has moved the file to processing, so a second request
+// is refused before it gets here).
+func (t TemporalWorkflows) ReanalyzeFile(ctx context.Context, orgID, jobID string, fileID int64) error {
+	_, err := t.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       workflows.ReanalyzeFileWorkflowID(fileID),
+		TaskQueue:                t.Names.Default,
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, workflows.ReanalyzeFile, activities.FileRef{OrgID: orgID, JobID: jobID, FileID: fileID, Total: 1})
+	return err
+}

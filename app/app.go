@@ -24,6 +24,7 @@ import (
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
+	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/secrets"
 	"github.com/dqs/dqs/worker"
 	"github.com/dqs/dqs/workflows"
@@ -130,7 +131,8 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 
 	names := workflows.NamesFor(cfg.TemporalPrefix)
 	if opt.Worker {
-		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit, AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger}
+		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
+			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger)}
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}
@@ -246,4 +248,15 @@ func (a *App) Close(ctx context.Context) {
 	if a.DB != nil {
 		a.DB.Close()
 	}
+}
+
+// retentionPolicy is production's unless the test-only shortened day is
+// set, which is said loudly: files would be deleted within seconds.
+func retentionPolicy(cfg *config.Config, log *slog.Logger) retention.Policy {
+	if cfg.TestRetentionDay <= 0 {
+		return retention.Production()
+	}
+	log.Warn("DQS_TEST_RETENTION_DAY is set: raw files are deleted after days of this length, not at 02:00 UTC; never use this in production",
+		"day", cfg.TestRetentionDay.String())
+	return retention.ForTests(cfg.TestRetentionDay)
 }

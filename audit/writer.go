@@ -27,6 +27,12 @@ type Recorder interface {
 	Record(Entry)
 }
 
+// Flusher is a Recorder that can wait until what it recorded is written;
+// callers that must log before they act (deleting raw files) use it.
+type Flusher interface {
+	Flush(ctx context.Context) error
+}
+
 // Appender is the store the writer appends batches to.
 type Appender interface {
 	AppendBatch(ctx context.Context, entries []models.AuditLog) error

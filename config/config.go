@@ -44,6 +44,10 @@ type Config struct {
 	MaxUploadBytes    int64
 	WSLifetime        time.Duration
 	Blob              Blob
+	// TestRetentionDay shortens a retention day for end-to-end tests of
+	// raw-file deletion; zero (the default) is the real 24-hour day with
+	// deletion at 02:00 UTC. Production never sets it.
+	TestRetentionDay time.Duration
 }
 
 // Blob selects and configures blob storage for uploaded files.
@@ -208,6 +212,13 @@ var settings = []setting{
 	{name: "DQS_RATE_LIMIT_JOBS", def: "20/1h", help: "job create and start, per user", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Jobs })},
 	{name: "DQS_RATE_LIMIT_BILLING", def: "10/1h", help: "adding credits, per organisation", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Billing })},
 	{name: "DQS_RATE_LIMIT_WS", def: "30/1m", help: "WebSocket connections, per client IP", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.WS })},
+	{name: "DQS_TEST_RETENTION_DAY", def: "", help: "TESTS ONLY, never in production: the length of one retention day (e.g. 2s); files are then deleted right at expiry instead of at 02:00 UTC", set: func(c *Config, v string) error {
+		if v == "" {
+			c.TestRetentionDay = 0
+			return nil
+		}
+		return dur(func(c *Config) *time.Duration { return &c.TestRetentionDay })(c, v)
+	}},
 }
 
 // Load reads the configuration from the environment through getenv

@@ -88,10 +88,84 @@ func (s Jobs) SetProgress(ctx context.Context, orgID, id, status, stage string, 
 		Updates(map[string]any{"status": status, "stage": stage, "progress": progress}).Error
 }
 
-// Finish records the job's end: completed or failed with a message.
-func (s Jobs) Finish(ctx context.Context, orgID, id, status, message string, now time.Time) error {
+// Finish records the job's end: completed or failed with a message, and
+// when its raw files expire (nil: never).
+func (s Jobs) Finish(ctx context.Context, orgID, id, status, message string, now time.Time, expiresAt *time.Time) error {
 	return s.db.conn(ctx).Model(&Job{}).Where("org_id = ? AND id = ?", orgID, id).
-		Updates(map[string]any{"status": status, "stage": "done", "progress": 100, "error": message, "completed_at": now.UTC()}).Error
+		Updates(map[string]any{"status": status, "stage": "done", "progress": 100, "error": message,
+			"completed_at": now.UTC(), "retention_expires_at": utc(expiresAt)}).Error
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// ExpiredCursor is where a walk over expired jobs goes on from: after the
+// job with this expiry and id. The zero cursor starts at the beginning.
+type ExpiredCursor struct {
+	ExpiresAt time.Time
+	ID        string
+}
+
+// Next is the cursor after j.
+func (ExpiredCursor) Next(j Job) ExpiredCursor {
+	return ExpiredCursor{ExpiresAt: j.RetentionExpiresAt.UTC(), ID: j.ID}
+}
+
+// Expired returns up to limit jobs, across organisations, whose raw files
+// expired at or before asOf and are not yet deleted, oldest expiry first,
+// after the cursor (a maintenance sweep; each job carries its OrgID for
+// the calls that follow).
+func (s Jobs) Expired(ctx context.Context, asOf time.Time, after ExpiredCursor, limit int) ([]Job, error) {
+	q := s.db.conn(ctx).Where("file_deleted_at IS NULL AND retention_expires_at IS NOT NULL AND retention_expires_at <= ?", asOf.UTC())
+	if !after.ExpiresAt.IsZero() {
+		at := after.ExpiresAt.UTC()
+		q = q.Where("(retention_expires_at > ? OR (retention_expires_at = ? AND id > ?))", at, at, after.ID)
+	}
+	var out []Job
+	err := q.Order("retention_expires_at ASC, id ASC").Limit(limit).Find(&out).Error
+	return out, err
+}
+
+// ErrFilesChanged says a job's files changed while its raw files were
+// being deleted (an upload landed meanwhile); the deletion is not recorded
+// and must run again.
+var ErrFilesChanged = errors.New("the job's files changed during deletion")
+
+// MarkFilesDeleted records, in one transaction, that the objects at keys
+// are gone: it clears those storage keys on the job's files and stamps the
+// job's file_deleted_at (kept if already stamped). Should a file of the
+// job still hold another key, nothing is recorded and ErrFilesChanged is
+// returned, so a stamped job never has a raw file left. It reports whether
+// this call stamped the job.
+func (s Jobs) MarkFilesDeleted(ctx context.Context, orgID, jobID string, keys []string, at time.Time) (bool, error) {
+	stamped := false
+	err := s.db.WithTx(ctx, func(ctx context.Context) error {
+		c := s.db.conn(ctx)
+		if len(keys) > 0 {
+			err := c.Model(&File{}).Where("org_id = ? AND job_id = ? AND storage_key IN ?", orgID, jobID, keys).
+				Update("storage_key", "").Error
+			if err != nil {
+				return err
+			}
+		}
+		var left int64
+		if err := c.Model(&File{}).Where("org_id = ? AND job_id = ? AND storage_key <> ''", orgID, jobID).Count(&left).Error; err != nil {
+			return err
+		}
+		if left > 0 {
+			return ErrFilesChanged
+		}
+		res := c.Model(&Job{}).Where("org_id = ? AND id = ? AND file_deleted_at IS NULL", orgID, jobID).
+			Update("file_deleted_at", at.UTC())
+		stamped = res.RowsAffected > 0
+		return res.Error
+	})
+	return stamped, err
 }
 
 // Files reads and writes files and their analysis results.
@@ -207,4 +281,27 @@ func (s Jobs) Unstart(ctx context.Context, orgID, id string) error {
 // Delete removes a file row (an upload undone before its job started).
 func (s Files) Delete(ctx context.Context, orgID string, id int64) error {
 	return s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&File{}).Error
+}
+
+// BeginRerun moves an analysed (or failed) file whose raw file is still
+// stored to processing, for a re-analysis; a file being analysed is a
+// conflict and one whose raw file was deleted is not found.
+func (s Files) BeginRerun(ctx context.Context, orgID string, id int64) (*File, error) {
+	res := s.db.conn(ctx).Model(&File{}).
+		Where("org_id = ? AND id = ? AND status IN ? AND storage_key <> ''", orgID, id, []string{FileCompleted, FileFailed}).
+		Updates(map[string]any{"status": FileProcessing, "progress": 0, "error": ""})
+	if res.Error != nil {
+		return nil, res.Error
+	}
+	f, err := s.Get(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case res.RowsAffected > 0:
+		return f, nil
+	case f.StorageKey == "":
+		return nil, errs.NotFound("raw file")
+	}
+	return nil, errs.Conflict("file %d is %s; it can be analysed again once that ends", id, f.Status)
 }

@@ -35,7 +35,11 @@ type Job struct {
 	CreatedAt     time.Time `gorm:"not null;index:idx_jobs_org_created,priority:2"`
 	StartedAt     *time.Time
 	CompletedAt   *time.Time
-	FileDeletedAt *time.Time
+	// RetentionExpiresAt is completion plus the retention period; null
+	// until the job ends and for full_retention. The daily sweep deletes
+	// the raw files of jobs past it whose FileDeletedAt is still null.
+	RetentionExpiresAt *time.Time `gorm:"index:idx_jobs_retention_due,priority:2"`
+	FileDeletedAt      *time.Time `gorm:"index:idx_jobs_retention_due,priority:1"`
 }
 
 // File is one uploaded (or corrected) file and, once analysed, its results.

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/go-gormigrate/gormigrate/v2"
 	"gorm.io/gorm"
@@ -45,12 +46,71 @@ var migrations = []*gormigrate.Migration{
 	{
 		ID: "202611210003_jobs_and_files",
 		Migrate: func(tx *gorm.DB) error {
-			type job Job
+			type job struct {
+				ID            string    `gorm:"primaryKey;size:32"`
+				OrgID         string    `gorm:"size:36;not null;index:idx_jobs_org_created,priority:1"`
+				CreatedBy     string    `gorm:"size:36;not null;default:''"`
+				Status        string    `gorm:"size:16;not null"`
+				Stage         string    `gorm:"size:16;not null;default:''"`
+				Progress      int       `gorm:"not null;default:0"`
+				Filenames     string    `gorm:"type:text;not null"`
+				RetentionMode string    `gorm:"size:32;not null"`
+				RetentionDays int       `gorm:"not null"`
+				Error         string    `gorm:"type:text;not null;default:''"`
+				CreatedAt     time.Time `gorm:"not null;index:idx_jobs_org_created,priority:2"`
+				StartedAt     *time.Time
+				CompletedAt   *time.Time
+				FileDeletedAt *time.Time
+			}
 			type file File
 			type fileColumn FileColumn
 			return createTables(tx, []table{{"jobs", &job{}}, {"files", &file{}}, {"file_columns", &fileColumn{}}})
 		},
 	},
+	{
+		ID: "202611210004_job_retention_expiry",
+		Migrate: func(tx *gorm.DB) error {
+			type job struct {
+				RetentionExpiresAt *time.Time `gorm:"index:idx_jobs_retention_due,priority:2"`
+				FileDeletedAt      *time.Time `gorm:"index:idx_jobs_retention_due,priority:1"`
+			}
+			m := tx.Table("jobs").Migrator()
+			if err := m.AddColumn(&job{}, "RetentionExpiresAt"); err != nil {
+				return fmt.Errorf("add jobs.retention_expires_at: %w", err)
+			}
+			if err := m.CreateIndex(&job{}, "idx_jobs_retention_due"); err != nil {
+				return fmt.Errorf("index jobs retention: %w", err)
+			}
+			return backfillRetentionExpiry(tx)
+		},
+	},
+}
+
+// backfillRetentionExpiry gives jobs that ended before expiry times were
+// stored theirs (completion plus 24-hour days), so the sweep finds them.
+func backfillRetentionExpiry(tx *gorm.DB) error {
+	var rows []struct {
+		ID            string
+		RetentionMode string
+		RetentionDays int
+		CompletedAt   time.Time
+	}
+	err := tx.Table("jobs").Select("id, retention_mode, retention_days, completed_at").
+		Where("completed_at IS NOT NULL AND file_deleted_at IS NULL AND retention_mode <> ?", "full_retention").Find(&rows).Error
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		days := r.RetentionDays
+		if r.RetentionMode == "analysis_only" {
+			days = 1
+		}
+		at := r.CompletedAt.UTC().Add(time.Duration(days) * 24 * time.Hour)
+		if err := tx.Table("jobs").Where("id = ?", r.ID).Update("retention_expires_at", at).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // table is a table a migration creates from a frozen struct.

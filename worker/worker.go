@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/dqs/dqs/activities"
+	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/workflows"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -23,6 +24,13 @@ func Schedules(n workflows.Names) []Schedule {
 			TaskQueue: n.Default,
 			Note:      "Deletes expired refresh and e-mail verification tokens daily at 03:30 UTC.",
 		},
+		{
+			ID:        n.RetentionSchedule,
+			Cron:      fmt.Sprintf("0 %d * * *", retention.SweepHourUTC),
+			Workflow:  workflows.SweepExpiredFiles,
+			TaskQueue: n.Default,
+			Note:      "Deletes the raw files of jobs whose retention expired, daily at 02:00 UTC; catches any a job's own timer missed.",
+		},
 	}
 }
 
@@ -35,6 +43,8 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities) (*Wo
 	w.RegisterWorkflow(workflows.SendVerificationEmail)
 	w.RegisterWorkflow(workflows.PurgeExpiredCredentials)
 	w.RegisterWorkflow(workflows.AnalyzeJob)
+	w.RegisterWorkflow(workflows.ReanalyzeFile)
+	w.RegisterWorkflow(workflows.SweepExpiredFiles)
 	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
 		return nil, fmt.Errorf("start worker on %s: %w", n.Default, err)

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/dqs/dqs/activities"
@@ -25,10 +26,73 @@ var analysisRetry = &temporal.RetryPolicy{
 // finishes the job. A file whose analysis fails for good is marked failed
 // and the others go on.
 func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
-	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+	short := shortActivities(ctx)
+	var a *activitiesRef
+	var files []int64
+	if err := workflow.ExecuteActivity(short, a.BeginJob, in).Get(ctx, &files); err != nil {
+		return err
+	}
+	for i, id := range files {
+		file := activities.FileRef{OrgID: in.OrgID, JobID: in.JobID, FileID: id, Index: i, Total: len(files)}
+		if err := analyzeFile(ctx, file); err != nil {
+			return err
+		}
+	}
+	var plan activities.RetentionPlan
+	done := activities.CompleteJobInput{OrgID: in.OrgID, JobID: in.JobID, At: workflow.Now(ctx)}
+	if err := workflow.ExecuteActivity(short, a.CompleteJob, done).Get(ctx, &plan); err != nil {
+		return err
+	}
+	// Jobs that completed before the timer existed are left to the sweep.
+	if workflow.GetVersion(ctx, "retention-timer", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return nil
+	}
+	return keepUntilExpiry(ctx, in, plan)
+}
+
+// expiryRetry retries a failing storage for about half an hour; after that
+// the daily sweep takes over, so the workflow does not stay open for it.
+var expiryRetry = &temporal.RetryPolicy{
+	InitialInterval:    10 * time.Second,
+	BackoffCoefficient: 2,
+	MaximumInterval:    10 * time.Minute,
+	MaximumAttempts:    6,
+}
+
+// keepUntilExpiry holds a durable timer until the job's raw files are due
+// for deletion (the first 02:00 UTC at or after completion plus the
+// retention), then deletes them. Files a user deleted meanwhile make the
+// deletion a no-op. A deletion that keeps failing ends the workflow
+// without error: the daily sweep retries the job.
+func keepUntilExpiry(ctx workflow.Context, in AnalyzeJobInput, plan activities.RetentionPlan) error {
+	if plan.DeleteAt == nil {
+		return nil // full_retention: kept until a user deletes them
+	}
+	if err := workflow.Sleep(ctx, plan.DeleteAt.Sub(workflow.Now(ctx))); err != nil {
+		return err
+	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Minute,
+		RetryPolicy:         expiryRetry,
+	})
+	var a *activitiesRef
+	expire := activities.ExpireJobFilesInput{OrgID: in.OrgID, JobID: in.JobID, AsOf: workflow.Now(ctx)}
+	if err := workflow.ExecuteActivity(ctx, a.ExpireJobFiles, expire).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Warn("raw files not deleted; the daily sweep will retry", "job_id", in.JobID, "error", err)
+	}
+	return nil
+}
+
+func shortActivities(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy:         analysisRetry,
 	})
+}
+
+// analyzeFile runs one file's analysis; when its retries are exhausted the
+// file is marked failed and nil returned, so the caller goes on.
+func analyzeFile(ctx workflow.Context, file activities.FileRef) error {
 	long := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 4 * time.Hour,
 		// A worker that dies mid-file is noticed within this and the file
@@ -37,21 +101,24 @@ func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
 		RetryPolicy:      analysisRetry,
 	})
 	var a *activitiesRef
-	var files []int64
-	if err := workflow.ExecuteActivity(short, a.BeginJob, in).Get(ctx, &files); err != nil {
-		return err
+	err := workflow.ExecuteActivity(long, a.AnalyzeFile, file).Get(ctx, nil)
+	if err == nil {
+		return nil
 	}
-	for i, id := range files {
-		file := activities.FileRef{OrgID: in.OrgID, JobID: in.JobID, FileID: id, Index: i, Total: len(files)}
-		if err := workflow.ExecuteActivity(long, a.AnalyzeFile, file).Get(ctx, nil); err != nil {
-			// Retries are exhausted: record the failure and go on.
-			msg := "analysis failed after retries: " + temporalMessage(err)
-			if err := workflow.ExecuteActivity(short, a.MarkFileFailed, file, msg).Get(ctx, nil); err != nil {
-				return err
-			}
-		}
-	}
-	return workflow.ExecuteActivity(short, a.CompleteJob, in).Get(ctx, nil)
+	msg := "analysis failed after retries: " + temporalMessage(err)
+	return workflow.ExecuteActivity(shortActivities(ctx), a.MarkFileFailed, file, msg).Get(ctx, nil)
+}
+
+// ReanalyzeFileWorkflowID is the id of the re-analysis of file id; one at
+// a time per file.
+func ReanalyzeFileWorkflowID(fileID int64) string { return fmt.Sprintf("reanalyze-file-%d", fileID) }
+
+// ReanalyzeFile analyses one file of a finished job again (after the
+// engine improved, say), replacing its result; the job's own status is
+// left alone.
+func ReanalyzeFile(ctx workflow.Context, file activities.FileRef) error {
+	file.Rerun = true
+	return analyzeFile(ctx, file)
 }
 
 // temporalMessage is the innermost message of an activity error, which is

@@ -14,6 +14,8 @@ type Names struct {
 	Default string
 	// PurgeSchedule is the id of the daily credential purge schedule.
 	PurgeSchedule string
+	// RetentionSchedule is the id of the daily raw-file retention sweep.
+	RetentionSchedule string
 }
 
 // DefaultPrefix is the prefix of a deployment that sets none.
@@ -25,8 +27,9 @@ func NamesFor(prefix string) Names {
 		prefix = DefaultPrefix
 	}
 	return Names{
-		Default:       prefix + "-default",
-		PurgeSchedule: prefix + "-purge-expired-credentials",
+		Default:           prefix + "-default",
+		PurgeSchedule:     prefix + "-purge-expired-credentials",
+		RetentionSchedule: prefix + "-retention-sweep",
 	}
 }
 
