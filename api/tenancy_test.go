@@ -53,6 +53,25 @@ func fileOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() 
 	return fid, nil, func() bool { return env.Do("GET", "/api/v1/files/"+fid, a.Access, nil).Status == 200 }
 }
 
+// storedJobOfA makes an analysed job of org A whose raw file must stay
+// stored and downloadable.
+func storedJobOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	id, fid := analysedJob(env, a)
+	return id, nil, func() bool {
+		j := env.Must(200, "GET", "/api/v1/jobs/"+id, a.Access, nil).Data()
+		return j["file_deleted_at"] == nil && env.Do("GET", "/api/v1/files/"+fid+"/download", a.Access, nil).Status == 307
+	}
+}
+
+// analysedFileOfA makes an analysed file of org A that must stay as it is.
+func analysedFileOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	_, fid := analysedJob(env, a)
+	return fid, nil, func() bool {
+		f := env.Must(200, "GET", "/api/v1/files/"+fid, a.Access, nil).Data()
+		return f["status"] == "completed" && f["raw_file_deleted"] == false
+	}
+}
+
 // analysedJob uploads and analyses a small CSV for org A.
 func analysedJob(env *servicetest.Env, a *servicetest.Session) (jobID, fileID string) {
 	env.T.Helper()
@@ -64,16 +83,18 @@ func analysedJob(env *servicetest.Env, a *servicetest.Session) (jobID, fileID st
 
 // resources names, for every route that takes an id, how to make one.
 var resources = map[string]ownedResource{
-	"GET /api/v1/jobs/:job_id":        jobOfA,
-	"GET /api/v1/public/jobs/:job_id": jobOfA,
-	"GET /ws/jobs/:job_id/progress":   jobOfA,
-	"POST /api/v1/jobs/:job_id/files": createdJobOfA,
-	"POST /api/v1/jobs/:job_id/start": createdJobOfA,
-	"GET /api/v1/files/:id":           fileOfA,
-	"GET /api/v1/files/:id/download":  fileOfA,
-	"PATCH /api/v1/users/:id":         userOfA,
-	"DELETE /api/v1/users/:id":        userOfA,
-	"DELETE /api/v1/api-keys/:id":     apiKeyOfA,
+	"GET /api/v1/jobs/:job_id":          jobOfA,
+	"GET /api/v1/public/jobs/:job_id":   jobOfA,
+	"GET /ws/jobs/:job_id/progress":     jobOfA,
+	"POST /api/v1/jobs/:job_id/files":   createdJobOfA,
+	"POST /api/v1/jobs/:job_id/start":   createdJobOfA,
+	"DELETE /api/v1/jobs/:job_id/files": storedJobOfA,
+	"POST /api/v1/files/:id/reanalyze":  analysedFileOfA,
+	"GET /api/v1/files/:id":             fileOfA,
+	"GET /api/v1/files/:id/download":    fileOfA,
+	"PATCH /api/v1/users/:id":           userOfA,
+	"DELETE /api/v1/users/:id":          userOfA,
+	"DELETE /api/v1/api-keys/:id":       apiKeyOfA,
 }
 
 // TestOtherOrganisationsIDsLookMissing walks every route with an id and

@@ -191,7 +191,7 @@ func TestNamesFor(t *testing.T) {
 		t.Fatalf("NamesFor(\"\") = %+v, want the default prefix's %+v", got, want)
 	}
 	def := NamesFor("")
-	if def.Default != "dqs-default" || def.PurgeSchedule != "dqs-purge-expired-credentials" {
+	if def.Default != "dqs-default" || def.PurgeSchedule != "dqs-purge-expired-credentials" || def.RetentionSchedule != "dqs-retention-sweep" {
 		t.Fatalf("default names = %+v", def)
 	}
 
@@ -201,6 +201,9 @@ func TestNamesFor(t *testing.T) {
 	}
 	if a.Default == b.Default || a.PurgeSchedule == b.PurgeSchedule {
 		t.Fatalf("prefixes %+v and %+v share names", a, b)
+	}
+	if a.RetentionSchedule == b.RetentionSchedule || a.RetentionSchedule == a.PurgeSchedule {
+		t.Fatalf("retention schedule names collide: %+v, %+v", a, b)
 	}
 	if a.Default == a.PurgeSchedule {
 		t.Fatalf("queue and schedule share a name: %+v", a)
