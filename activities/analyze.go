@@ -40,7 +40,6 @@ type FileRef struct {
 // before (or while) it was analysed.
 const msgRawFileDeleted = "the raw file was deleted before it could be analysed"
 
-
 // BeginJob marks the job processing and returns its files in order.
 func (a *Activities) BeginJob(ctx context.Context, in JobRef) ([]int64, error) {
 	if err := a.Stores.Jobs.SetProgress(ctx, in.OrgID, in.JobID, models.JobProcessing, analysis.StageParsing, 0); err != nil {

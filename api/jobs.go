@@ -269,7 +269,7 @@ func (s *Server) jobView(ctx context.Context, orgID string, j *models.Job) (jobV
 		RetentionMode: j.RetentionMode, RetentionDays: j.RetentionDays, CreatedAt: j.CreatedAt.UTC(),
 		StartedAt: utcPtr(j.StartedAt), CompletedAt: utcPtr(j.CompletedAt), FileDeletedAt: utcPtr(j.FileDeletedAt),
 		RetentionExpiresAt: utcPtr(j.RetentionExpiresAt),
-		Error: strPtr(j.Error), Files: []jobFileView{}, Columns: []jobColumnView{}}
+		Error:              strPtr(j.Error), Files: []jobFileView{}, Columns: []jobColumnView{}}
 	_ = json.Unmarshal([]byte(j.Filenames), &v.Filenames)
 	ids := make([]int64, len(files))
 	for i, f := range files {

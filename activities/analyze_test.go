@@ -1,0 +1,95 @@
+package activities
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/dqs/dqs/blob"
+	"github.com/dqs/dqs/blob/local"
+	"github.com/dqs/dqs/models"
+)
+
+// deletedWhileOpening is the real local store, except that opening an
+// object first runs onOpen: a user's DELETE /jobs/{id}/files landing
+// between the activity reading the file row and opening its object.
+type deletedWhileOpening struct {
+	blob.Store
+	onOpen func(key string)
+}
+
+func (d deletedWhileOpening) Open(ctx context.Context, key string) (io.ReadCloser, error) {
+	if d.onOpen != nil {
+		d.onOpen(key)
+	}
+	return d.Store.Open(ctx, key)
+}
+
+func storedFile(t *testing.T, f *fixture, store blob.Store) (*models.Job, *models.File) {
+	t.Helper()
+	ctx := context.Background()
+	j := &models.Job{RetentionMode: "short_term", RetentionDays: 3, Filenames: `["p.csv"]`, CreatedAt: time.Now().UTC()}
+	if err := f.stores.Jobs.Create(ctx, f.org.ID, j); err != nil {
+		t.Fatal(err)
+	}
+	key, _ := blob.OrgKey(f.org.ID, "uploads", j.ID, "x")
+	if _, err := store.Put(ctx, key, bytes.NewBufferString("a,b\n1,2\n"), "text/csv"); err != nil {
+		t.Fatal(err)
+	}
+	file := &models.File{JobID: j.ID, FileName: "p.csv", StorageKey: key, SizeBytes: 8, CreatedAt: time.Now().UTC()}
+	if err := f.stores.Files.Create(ctx, f.org.ID, file); err != nil {
+		t.Fatal(err)
+	}
+	return j, file
+}
+
+// TestAnalyzeFileWhoseRawFileWasDeleted: a file whose raw file is deleted
+// before or during its analysis is marked failed with a clear message,
+// not retried; an object missing while its key is still recorded is a
+// storage fault and is retried.
+func TestAnalyzeFileWhoseRawFileWasDeleted(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name       string
+		clearKey   bool
+		wantFailed bool
+	}{
+		{"deleted by a user meanwhile", true, true},
+		{"missing object, key still recorded", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			disk, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost")
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, file := storedFile(t, f, disk)
+			f.acts.Blobs = deletedWhileOpening{Store: disk, onOpen: func(key string) {
+				disk.Delete(ctx, key)
+				if tc.clearKey {
+					if _, err := f.stores.Jobs.MarkFilesDeleted(ctx, f.org.ID, j.ID, []string{key}, time.Now()); err != nil {
+						t.Errorf("mark: %v", err)
+					}
+				}
+			}}
+
+			err = f.acts.AnalyzeFile(ctx, FileRef{OrgID: f.org.ID, JobID: j.ID, FileID: file.ID, Total: 1})
+
+			got, gerr := f.stores.Files.Get(ctx, f.org.ID, file.ID)
+			if gerr != nil {
+				t.Fatal(gerr)
+			}
+			if tc.wantFailed {
+				if err != nil || got.Status != models.FileFailed || got.Error != msgRawFileDeleted {
+					t.Fatalf("AnalyzeFile = %v; file = %s %q, want failed with %q", err, got.Status, got.Error, msgRawFileDeleted)
+				}
+				return
+			}
+			if err == nil || got.Status == models.FileFailed {
+				t.Fatalf("AnalyzeFile = %v, file %s; want a retryable error and the file not failed", err, got.Status)
+			}
+		})
+	}
+}
