@@ -156,20 +156,29 @@ $$ LANGUAGE plpgsql`,
 // takes an advisory lock: replicas starting at once against an empty database
 // wait for each other instead of racing (SQLite transactions already take
 // the write lock when they begin).
-func (d *DB) Migrate(ctx context.Context) error {
+func (d *DB) Migrate(ctx context.Context) error { return d.MigrateTo(ctx, "") }
+
+// MigrateTo applies the pending migrations up to and including id (all of
+// them when id is empty); tests use it to build a database as an older
+// release left it.
+func (d *DB) MigrateTo(ctx context.Context, id string) error {
 	err := d.Gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if d.Dialect == Postgres {
 			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLockKey).Error; err != nil {
 				return err
 			}
 		}
-		return gormigrate.New(tx, &gormigrate.Options{
+		m := gormigrate.New(tx, &gormigrate.Options{
 			TableName:                 "schema_migrations",
 			IDColumnName:              "id",
 			IDColumnSize:              100,
 			UseTransaction:            false, // the surrounding transaction
 			ValidateUnknownMigrations: true,
-		}, migrations).Migrate()
+		}, migrations)
+		if id != "" {
+			return m.MigrateTo(id)
+		}
+		return m.Migrate()
 	})
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
