@@ -15,15 +15,6 @@ import (
 
 // --- helpers of the retention tests ----------------------------------------
 
-func retOrg(t *testing.T, s *models.Stores, name string) *models.Organization {
-	t.Helper()
-	org := &models.Organization{Name: name}
-	if err := s.Orgs.Create(context.Background(), org); err != nil {
-		t.Fatalf("create org %s: %v", name, err)
-	}
-	return org
-}
-
 // retJob creates a started job of the organisation.
 func retJob(t *testing.T, s *models.Stores, orgID, mode string, days int) *models.Job {
 	t.Helper()
@@ -62,19 +53,6 @@ func retFile(t *testing.T, s *models.Stores, orgID, jobID, name, key string) *mo
 	return f
 }
 
-func retWantErr(t *testing.T, err error, target *errs.Error) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("err = nil, want %s", target.Code)
-	}
-	if !errors.Is(err, target) {
-		t.Fatalf("err = %v, want %s", err, target.Code)
-	}
-	if got := errs.Public(err).Status; got != target.Status {
-		t.Fatalf("status = %d, want %d", got, target.Status)
-	}
-}
-
 // --- Jobs.Finish -----------------------------------------------------------
 
 func TestJobsFinishStoresRetentionExpiryInUTC(t *testing.T) {
@@ -83,7 +61,7 @@ func TestJobsFinishStoresRetentionExpiryInUTC(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		s := models.NewStores(db)
-		org := retOrg(t, s, "Acme")
+		org := newOrg(t, s, "Acme")
 		completed := time.Date(2026, time.May, 4, 9, 30, 15, 123456000, west)
 		expires := completed.Add(30 * 24 * time.Hour).In(east)
 
@@ -147,7 +125,7 @@ func TestJobsFinishStoresRetentionExpiryInUTC(t *testing.T) {
 		}
 
 		// Another organisation cannot finish the job.
-		other := retOrg(t, s, "Other")
+		other := newOrg(t, s, "Other")
 		later := expires.Add(time.Hour)
 		if err := s.Jobs.Finish(ctx, other.ID, j.ID, models.JobFailed, "x", completed, &later); err != nil {
 			t.Fatal(err)
@@ -165,7 +143,7 @@ func TestJobsExpiredPagesDueJobsAcrossOrganisations(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		s := models.NewStores(db)
-		orgA, orgB := retOrg(t, s, "A"), retOrg(t, s, "B")
+		orgA, orgB := newOrg(t, s, "A"), newOrg(t, s, "B")
 		asOf := time.Date(2026, time.July, 1, 2, 0, 0, 0, time.UTC)
 		e1 := asOf.Add(-72 * time.Hour)
 		e2 := asOf.Add(-48*time.Hour + 123*time.Microsecond)
@@ -293,7 +271,7 @@ func TestJobsMarkFilesDeleted(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		s := models.NewStores(db)
-		org, other := retOrg(t, s, "A"), retOrg(t, s, "B")
+		org, other := newOrg(t, s, "A"), newOrg(t, s, "B")
 		exp := time.Now().UTC().Add(-time.Hour).Truncate(time.Microsecond)
 		j := retFinished(t, s, org.ID, &exp)
 		prefix := "orgs/" + org.ID + "/jobs/" + j.ID + "/"
@@ -381,7 +359,7 @@ func TestFilesBeginRerun(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		s := models.NewStores(db)
-		org, other := retOrg(t, s, "A"), retOrg(t, s, "B")
+		org, other := newOrg(t, s, "A"), newOrg(t, s, "B")
 		j := retJob(t, s, org.ID, "short_term", 30)
 		res := models.FileResult{Format: "csv", RowCount: 3, ColumnCount: 1, QualityScore: 80, Profile: `{"x":1}`}
 
@@ -409,12 +387,12 @@ func TestFilesBeginRerun(t *testing.T) {
 
 		// Another organisation's file looks missing and is not touched.
 		_, err := s.Files.BeginRerun(ctx, other.ID, done.ID)
-		retWantErr(t, err, errs.ErrNotFound)
+		wantErr(t, err, errs.ErrNotFound)
 		if f := status(done.ID); f.Status != models.FileCompleted {
 			t.Fatalf("another organisation moved the file to %s", f.Status)
 		}
 		_, err = s.Files.BeginRerun(ctx, org.ID, 987654321)
-		retWantErr(t, err, errs.ErrNotFound)
+		wantErr(t, err, errs.ErrNotFound)
 
 		// A completed file goes to processing.
 		f, err := s.Files.BeginRerun(ctx, org.ID, done.ID)
@@ -429,7 +407,7 @@ func TestFilesBeginRerun(t *testing.T) {
 		}
 		// It is being analysed now: a second rerun is a conflict.
 		_, err = s.Files.BeginRerun(ctx, org.ID, done.ID)
-		retWantErr(t, err, errs.ErrConflict)
+		wantErr(t, err, errs.ErrConflict)
 		if got := status(done.ID); got.Status != models.FileProcessing {
 			t.Fatalf("status after the conflict = %s", got.Status)
 		}
@@ -442,89 +420,9 @@ func TestFilesBeginRerun(t *testing.T) {
 
 		// A file whose raw file was deleted cannot be analysed again.
 		_, err = s.Files.BeginRerun(ctx, org.ID, gone.ID)
-		retWantErr(t, err, errs.ErrNotFound)
+		wantErr(t, err, errs.ErrNotFound)
 		if got := status(gone.ID); got.Status != models.FileCompleted {
 			t.Fatalf("a file without raw file moved to %s", got.Status)
 		}
 	})
 }
-
-// --- migration 202611210004_job_retention_expiry ---------------------------
-
-// TestRetentionExpiryBackfill replays the migration over jobs that ended
-// before expiry times were stored.
-func TestRetentionExpiryBackfill(t *testing.T) {
-	const id = "202611210004_job_retention_expiry"
-	found := false
-	for _, m := range models.MigrationIDs() {
-		found = found || m == id
-	}
-	if !found {
-		t.Fatalf("migration %s missing from %v", id, models.MigrationIDs())
-	}
-	modelstest.Each(t, func(t *testing.T, db *models.DB) {
-		ctx := context.Background()
-		s := models.NewStores(db)
-		org := retOrg(t, s, "A")
-		completed := time.Date(2026, time.March, 1, 13, 14, 15, 0, time.UTC)
-		finish := func(mode string, days int, done bool) *models.Job {
-			j := retJob(t, s, org.ID, mode, days)
-			if done {
-				if err := s.Jobs.Finish(ctx, org.ID, j.ID, models.JobCompleted, "", completed, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return j
-		}
-		analysis := finish("analysis_only", 30, true)
-		short := finish("short_term", 7, true)
-		full := finish("full_retention", 0, true)
-		running := finish("short_term", 7, false)
-		deleted := finish("short_term", 7, true)
-		if _, err := s.Jobs.MarkFilesDeleted(ctx, org.ID, deleted.ID, nil, completed.Add(time.Hour)); err != nil {
-			t.Fatal(err)
-		}
-
-		// Back to the schema before the migration.
-		for _, stmt := range []string{
-			`DROP INDEX idx_jobs_retention_due`,
-			`ALTER TABLE jobs DROP COLUMN retention_expires_at`,
-		} {
-			if err := db.Gorm.Exec(stmt).Error; err != nil {
-				t.Fatalf("%s: %v", stmt, err)
-			}
-		}
-		if err := db.Gorm.Exec(`DELETE FROM schema_migrations WHERE id = ?`, id).Error; err != nil {
-			t.Fatal(err)
-		}
-		if err := db.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-
-		want := map[string]*time.Time{
-			analysis.ID: ptrTime(completed.Add(24 * time.Hour)),
-			short.ID:    ptrTime(completed.Add(7 * 24 * time.Hour)),
-			full.ID:     nil,
-			running.ID:  nil,
-			deleted.ID:  nil,
-		}
-		for jid, w := range want {
-			got, err := s.Jobs.Get(ctx, org.ID, jid)
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch {
-			case w == nil && got.RetentionExpiresAt != nil:
-				t.Errorf("job %s (%s) backfilled with %v, want none", jid, got.RetentionMode, got.RetentionExpiresAt)
-			case w != nil && (got.RetentionExpiresAt == nil || !got.RetentionExpiresAt.Equal(*w)):
-				t.Errorf("job %s (%s) backfilled with %v, want %v", jid, got.RetentionMode, got.RetentionExpiresAt, *w)
-			}
-		}
-		due, err := s.Jobs.Expired(ctx, completed.Add(30*24*time.Hour), models.ExpiredCursor{}, 10)
-		if err != nil || len(due) != 2 || due[0].ID != analysis.ID || due[1].ID != short.ID {
-			t.Fatalf("Expired after the backfill = %+v, %v; want the analysis_only then the short_term job", due, err)
-		}
-	})
-}
-
-func ptrTime(t time.Time) *time.Time { return &t }

@@ -101,8 +101,12 @@ func (d Deleter) Delete(ctx context.Context, r Request) (Outcome, error) {
 	if len(failed) > 0 {
 		return "", fmt.Errorf("%w: %d of %d objects of job %s: %w", ErrStorage, len(failed), len(keys), r.JobID, errors.Join(failed...))
 	}
-	if _, err := d.Jobs.MarkFilesDeleted(ctx, r.OrgID, r.JobID, keys, r.At); err != nil {
+	stamped, err := d.Jobs.MarkFilesDeleted(ctx, r.OrgID, r.JobID, keys, r.At)
+	if err != nil {
 		return "", err
+	}
+	if !stamped {
+		return AlreadyDeleted, nil // a concurrent run recorded it first
 	}
 	return Deleted, nil
 }
