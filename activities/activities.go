@@ -13,9 +13,12 @@ import (
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/blob"
+	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/retention"
+	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/webhook"
 	"go.temporal.io/sdk/temporal"
 )
 
@@ -30,6 +33,11 @@ type Activities struct {
 	// Retention turns a job's retention into times; the zero value is
 	// production's (24-hour days, deletion at 02:00 UTC).
 	Retention retention.Policy
+	// Events publishes to subscribed webhooks; nil publishes nothing.
+	Events events.Publisher
+	// Webhooks sends webhook messages; Secrets unseals their URLs.
+	Webhooks *webhook.Sender
+	Secrets  *secrets.Box
 }
 
 // verificationTTL is how long an e-mailed verification link works.

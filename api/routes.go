@@ -108,6 +108,12 @@ func (s *Server) routeTable() []route {
 
 		{Method: "GET", Path: v1 + "/audit", Access: Any, Role: admin, Handle: s.listAudit},
 
+		{Method: "GET", Path: v1 + "/webhooks", Access: Any, Handle: s.listWebhooks},
+		{Method: "POST", Path: v1 + "/webhooks", Access: Any, Role: admin, Handle: s.createWebhook},
+		{Method: "PATCH", Path: v1 + "/webhooks/:webhook_id", Access: Any, Role: admin, Handle: s.updateWebhook},
+		{Method: "DELETE", Path: v1 + "/webhooks/:webhook_id", Access: Any, Role: admin, Handle: s.deleteWebhook},
+		{Method: "POST", Path: v1 + "/webhooks/:webhook_id/test", Access: Any, Role: admin, Handle: s.testWebhook},
+
 		{Method: "POST", Path: v1 + "/jobs", Access: Any, Scope: models.ScopeScan, Limit: limitJobs, Handle: s.createJob},
 		{Method: "GET", Path: v1 + "/jobs", Access: Any, Handle: s.listJobs},
 		{Method: "GET", Path: v1 + "/jobs/:job_id", Access: Any, Handle: s.getJob},

@@ -18,6 +18,7 @@ import (
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/webhook"
 	"github.com/gin-gonic/gin"
 )
 
@@ -49,8 +50,12 @@ type Deps struct {
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.
 	LocalBlobs BlobURLVerifier
-	Logger     *slog.Logger
-	Version    string
+	// WebhookGuard checks webhook URLs when they are saved; WebhookSender
+	// sends the test message.
+	WebhookGuard  *webhook.Guard
+	WebhookSender *webhook.Sender
+	Logger        *slog.Logger
+	Version       string
 }
 
 // Server holds the handlers' dependencies.

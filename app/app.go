@@ -6,6 +6,7 @@ package app
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,11 +22,13 @@ import (
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/config"
+	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/webhook"
 	"github.com/dqs/dqs/worker"
 	"github.com/dqs/dqs/workflows"
 	"go.temporal.io/sdk/client"
@@ -40,6 +43,32 @@ type Options struct {
 	Logger  *slog.Logger
 	// Temporal is an existing client (tests); nil dials the configured address.
 	Temporal client.Client
+	// WebhookTest, for tests only, lets webhooks reach a loopback HTTPS
+	// receiver trusted through its own certificate. No configuration
+	// variable sets it, so a deployed service never can.
+	WebhookTest *WebhookTest
+}
+
+// WebhookTest is the test-only webhook setting.
+type WebhookTest struct {
+	RootCAs *x509.CertPool // trusted instead of the system roots
+}
+
+// webhookTestTimeout is SPEC.md's limit for POST /webhooks/{id}/test.
+const webhookTestTimeout = 10 * time.Second
+
+// newWebhookSender builds the guarded webhook client; loopback targets are
+// allowed only under the test-only option.
+func newWebhookSender(opt Options) (*webhook.Guard, *webhook.Sender) {
+	var gopt webhook.GuardOptions
+	var so webhook.SenderOptions
+	if opt.WebhookTest != nil {
+		gopt.AllowLoopback = true
+		so.RootCAs = opt.WebhookTest.RootCAs
+	}
+	so.Timeout = webhookTestTimeout
+	g := webhook.NewGuard(gopt)
+	return g, webhook.NewSender(g, so)
 }
 
 // App is a built service.
@@ -130,9 +159,12 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	}
 
 	names := workflows.NamesFor(cfg.TemporalPrefix)
+	guard, sender := newWebhookSender(opt)
 	if opt.Worker {
 		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
-			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger)}
+			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger),
+			Events:   events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}},
+			Webhooks: sender, Secrets: box}
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}
@@ -148,7 +180,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		a.API, err = api.New(api.Deps{
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
-			Blobs: blobs.store, LocalBlobs: blobs.local,
+			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
 			Logger: a.Logger, Version: opt.Version,
 		})
 		if err != nil {

@@ -305,3 +305,19 @@ func (s Files) BeginRerun(ctx context.Context, orgID string, id int64) (*File, e
 	}
 	return nil, errs.Conflict("file %d is %s; it can be analysed again once that ends", id, f.Status)
 }
+
+// PreviousAnalysis returns the latest completed file of the organisation
+// named fileName uploaded before file beforeID (the previous run of the
+// same dataset), or nil when there is none.
+func (s Files) PreviousAnalysis(ctx context.Context, orgID, fileName string, beforeID int64) (*File, error) {
+	var f File
+	err := s.db.conn(ctx).Where("org_id = ? AND file_name = ? AND id < ? AND status = ?", orgID, fileName, beforeID, FileCompleted).
+		Order("id DESC").Take(&f).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}

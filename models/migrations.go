@@ -84,6 +84,29 @@ var migrations = []*gormigrate.Migration{
 			return backfillRetentionExpiry(tx)
 		},
 	},
+	{
+		ID: "202611210005_webhooks",
+		Migrate: func(tx *gorm.DB) error {
+			type webhook struct {
+				ID                  string `gorm:"primaryKey;size:36"`
+				OrgID               string `gorm:"size:36;not null;index"`
+				Name                string `gorm:"size:200;not null"`
+				Platform            string `gorm:"size:16;not null"`
+				URLSealed           string `gorm:"column:url_sealed;type:text;not null"`
+				URLTail             string `gorm:"column:url_tail;size:16;not null"`
+				URLLength           int    `gorm:"column:url_length;not null"`
+				EventTypes          string `gorm:"type:text;not null"`
+				Enabled             bool   `gorm:"not null"`
+				ConsecutiveFailures int    `gorm:"not null;default:0"`
+				LastDeliveryAt      *time.Time
+				LastDeliveryStatus  string    `gorm:"size:32;not null;default:''"`
+				CreatedBy           string    `gorm:"size:36;not null;default:''"`
+				CreatedAt           time.Time `gorm:"not null"`
+				UpdatedAt           time.Time `gorm:"not null"`
+			}
+			return createTables(tx, []table{{"webhooks", &webhook{}}})
+		},
+	},
 }
 
 // backfillRetentionExpiry gives jobs that ended before expiry times were

@@ -11,6 +11,7 @@ type Stores struct {
 	Audit              AuditLogs
 	Jobs               Jobs
 	Files              Files
+	Webhooks           Webhooks
 }
 
 // NewStores returns the stores over db.
@@ -25,5 +26,6 @@ func NewStores(db *DB) *Stores {
 		Audit:              AuditLogs{db},
 		Jobs:               Jobs{db},
 		Files:              Files{db},
+		Webhooks:           Webhooks{db},
 	}
 }

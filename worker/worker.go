@@ -45,6 +45,7 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities) (*Wo
 	w.RegisterWorkflow(workflows.AnalyzeJob)
 	w.RegisterWorkflow(workflows.ReanalyzeFile)
 	w.RegisterWorkflow(workflows.SweepExpiredFiles)
+	w.RegisterWorkflow(workflows.DeliverWebhook)
 	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
 		return nil, fmt.Errorf("start worker on %s: %w", n.Default, err)

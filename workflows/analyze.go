@@ -43,6 +43,13 @@ func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
 	if err := workflow.ExecuteActivity(short, a.CompleteJob, done).Get(ctx, &plan); err != nil {
 		return err
 	}
+	if workflow.GetVersion(ctx, "job-events", workflow.DefaultVersion, 1) == 1 {
+		events := activities.PublishJobEventsInput{OrgID: in.OrgID, JobID: in.JobID, At: workflow.Now(ctx)}
+		if err := workflow.ExecuteActivity(short, a.PublishJobEvents, events).Get(ctx, nil); err != nil {
+			// Notifications are not worth failing the job for.
+			workflow.GetLogger(ctx).Warn("job events not published", "job_id", in.JobID, "error", err)
+		}
+	}
 	// Jobs that completed before the timer existed are left to the sweep.
 	if workflow.GetVersion(ctx, "retention-timer", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return nil

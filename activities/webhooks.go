@@ -1,0 +1,144 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/dqs/dqs/analysis"
+	"github.com/dqs/dqs/classify"
+	"github.com/dqs/dqs/events"
+	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/webhook"
+	"go.temporal.io/sdk/temporal"
+)
+
+// PublishJobEventsInput names a finished job and when it finished.
+type PublishJobEventsInput struct {
+	OrgID string
+	JobID string
+	At    time.Time
+}
+
+// PublishJobEvents publishes the events of a finished job's analysed
+// files: gdpr_detected, quality_drop, quality_improved and new_issue,
+// each file compared with the previous analysis of the same dataset.
+// Event ids derive from the job and file, so a retry delivers nothing
+// twice.
+func (a *Activities) PublishJobEvents(ctx context.Context, in PublishJobEventsInput) (int, error) {
+	if a.Events == nil {
+		return 0, nil
+	}
+	files, err := a.Stores.Files.ListByJob(ctx, in.OrgID, in.JobID)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i := range files {
+		if files[i].Status != models.FileCompleted {
+			continue
+		}
+		cur, err := a.fileAnalysis(ctx, in.OrgID, &files[i])
+		if err != nil {
+			return n, err
+		}
+		var prev *events.Analysis
+		pf, err := a.Stores.Files.PreviousAnalysis(ctx, in.OrgID, files[i].FileName, files[i].ID)
+		if err != nil {
+			return n, err
+		}
+		if pf != nil {
+			if prev, err = a.fileAnalysis(ctx, in.OrgID, pf); err != nil {
+				return n, err
+			}
+		}
+		for _, e := range events.Detect(in.OrgID, *cur, prev, in.At) {
+			if err := a.Events.Publish(ctx, e); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// fileAnalysis reads what event detection needs from a stored result.
+func (a *Activities) fileAnalysis(ctx context.Context, orgID string, f *models.File) (*events.Analysis, error) {
+	var res analysis.Result
+	if err := json.Unmarshal([]byte(f.Profile), &res); err != nil {
+		return nil, temporal.NewNonRetryableApplicationError("stored profile does not parse", "bad_profile", err)
+	}
+	cols, err := a.Stores.Files.ColumnsOfFiles(ctx, orgID, []int64{f.ID})
+	if err != nil {
+		return nil, err
+	}
+	out := &events.Analysis{FileID: f.ID, JobID: f.JobID, FileName: f.FileName, Score: res.Quality.Score, Issues: res.Quality.Issues}
+	for _, c := range cols {
+		if classify.IsPersonal(classify.Result{Category: classify.GDPRCategory(c.GDPRCategory), Confidence: c.Confidence}) {
+			out.PersonalColumns = append(out.PersonalColumns, c.Name)
+		}
+	}
+	return out, nil
+}
+
+// DeliveryInput is one event for one webhook.
+type DeliveryInput struct {
+	OrgID     string
+	WebhookID string
+	Event     events.Event
+}
+
+// DeliveryOutcome says whether a delivery was made at all.
+type DeliveryOutcome struct {
+	// Skipped: the webhook was deleted, disabled or unsubscribed from
+	// the event type since the event was published.
+	Skipped bool
+}
+
+// ErrWebhookRejected is the error type of a delivery that retrying cannot
+// fix (refused target, redirect, 4xx other than 408 and 429); the
+// delivery workflow's retry policy does not retry it.
+const ErrWebhookRejected = "webhook_rejected"
+
+// SendWebhook sends one event to one webhook, once; the workflow retries.
+func (a *Activities) SendWebhook(ctx context.Context, in DeliveryInput) (DeliveryOutcome, error) {
+	w, err := a.Stores.Webhooks.Get(ctx, in.OrgID, in.WebhookID)
+	if isNotFound(err) {
+		return DeliveryOutcome{Skipped: true}, nil
+	}
+	if err != nil {
+		return DeliveryOutcome{}, err
+	}
+	if !w.Enabled || !slices.Contains(w.Events(), in.Event.Type) {
+		return DeliveryOutcome{Skipped: true}, nil
+	}
+	url, err := a.Secrets.Open(w.URLSealed)
+	if err != nil {
+		return DeliveryOutcome{}, temporal.NewNonRetryableApplicationError("the webhook URL cannot be unsealed (was DQS_ENCRYPTION_KEY changed?)", ErrWebhookRejected, nil)
+	}
+	res := a.Webhooks.Post(ctx, w.Platform, url, webhook.Message{Title: in.Event.Title, Text: in.Event.Text})
+	if res.OK() {
+		return DeliveryOutcome{}, nil
+	}
+	a.Logger.Warn("webhook delivery failed", "org_id", in.OrgID, "webhook_id", w.ID, "event", in.Event.Type,
+		"status", res.Status, "error", res.Err.Error())
+	if res.Permanent {
+		return DeliveryOutcome{}, temporal.NewNonRetryableApplicationError(res.Err.Error(), ErrWebhookRejected, nil)
+	}
+	return DeliveryOutcome{}, temporal.NewApplicationError(res.Err.Error(), "webhook_failed")
+}
+
+// RecordDeliveryInput is a delivery's final outcome.
+type RecordDeliveryInput struct {
+	OrgID     string
+	WebhookID string
+	OK        bool
+	At        time.Time
+}
+
+// RecordWebhookDelivery counts a finished delivery: a success resets the
+// consecutive failures, a failure (after all retries) adds one.
+func (a *Activities) RecordWebhookDelivery(ctx context.Context, in RecordDeliveryInput) error {
+	return a.Stores.Webhooks.RecordDelivery(ctx, in.OrgID, in.WebhookID, in.OK, in.At)
+}
