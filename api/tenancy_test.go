@@ -72,6 +72,24 @@ func analysedFileOfA(env *servicetest.Env, a *servicetest.Session) (string, any,
 	}
 }
 
+// publicWebhookURL passes the target check without DNS (an IP literal of
+// a public address); nothing is ever sent to it in these tests.
+const publicWebhookURL = "https://93.184.216.34/services/T000/B000/secret-token-abcdefgh"
+
+// webhookOfA makes a webhook of org A that must keep its name.
+func webhookOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	w := env.Must(201, "POST", "/api/v1/webhooks", a.Access, map[string]any{"name": "alerts", "platform": "slack", "webhook_url": publicWebhookURL}).Data()
+	id := w["id"].(string)
+	return id, map[string]any{"name": "taken over"}, func() bool {
+		for _, x := range env.Must(200, "GET", "/api/v1/webhooks", a.Access, nil).List() {
+			if x["id"] == id {
+				return x["name"] == "alerts"
+			}
+		}
+		return false
+	}
+}
+
 // analysedJob uploads and analyses a small CSV for org A.
 func analysedJob(env *servicetest.Env, a *servicetest.Session) (jobID, fileID string) {
 	env.T.Helper()
@@ -83,18 +101,21 @@ func analysedJob(env *servicetest.Env, a *servicetest.Session) (jobID, fileID st
 
 // resources names, for every route that takes an id, how to make one.
 var resources = map[string]ownedResource{
-	"GET /api/v1/jobs/:job_id":          jobOfA,
-	"GET /api/v1/public/jobs/:job_id":   jobOfA,
-	"GET /ws/jobs/:job_id/progress":     jobOfA,
-	"POST /api/v1/jobs/:job_id/files":   createdJobOfA,
-	"POST /api/v1/jobs/:job_id/start":   createdJobOfA,
-	"DELETE /api/v1/jobs/:job_id/files": storedJobOfA,
-	"POST /api/v1/files/:id/reanalyze":  analysedFileOfA,
-	"GET /api/v1/files/:id":             fileOfA,
-	"GET /api/v1/files/:id/download":    fileOfA,
-	"PATCH /api/v1/users/:id":           userOfA,
-	"DELETE /api/v1/users/:id":          userOfA,
-	"DELETE /api/v1/api-keys/:id":       apiKeyOfA,
+	"GET /api/v1/jobs/:job_id":               jobOfA,
+	"GET /api/v1/public/jobs/:job_id":        jobOfA,
+	"GET /ws/jobs/:job_id/progress":          jobOfA,
+	"POST /api/v1/jobs/:job_id/files":        createdJobOfA,
+	"POST /api/v1/jobs/:job_id/start":        createdJobOfA,
+	"DELETE /api/v1/jobs/:job_id/files":      storedJobOfA,
+	"POST /api/v1/files/:id/reanalyze":       analysedFileOfA,
+	"GET /api/v1/files/:id":                  fileOfA,
+	"GET /api/v1/files/:id/download":         fileOfA,
+	"PATCH /api/v1/users/:id":                userOfA,
+	"DELETE /api/v1/users/:id":               userOfA,
+	"DELETE /api/v1/api-keys/:id":            apiKeyOfA,
+	"PATCH /api/v1/webhooks/:webhook_id":     webhookOfA,
+	"DELETE /api/v1/webhooks/:webhook_id":    webhookOfA,
+	"POST /api/v1/webhooks/:webhook_id/test": webhookOfA,
 }
 
 // TestOtherOrganisationsIDsLookMissing walks every route with an id and
@@ -143,7 +164,7 @@ func TestOtherOrganisationsIDsLookMissing(t *testing.T) {
 		t.Fatal("no route with an id was tested")
 	}
 	// Lists never show another organisation's rows.
-	for _, path := range []string{"/api/v1/users", "/api/v1/api-keys", "/api/v1/audit"} {
+	for _, path := range []string{"/api/v1/users", "/api/v1/api-keys", "/api/v1/audit", "/api/v1/webhooks"} {
 		raw := string(env.Must(200, "GET", path, b.Access, nil).Raw)
 		if strings.Contains(raw, a.Email) || strings.Contains(raw, a.UserID) || strings.Contains(raw, a.OrgID) {
 			t.Errorf("%s of org B shows org A's data: %s", path, raw)

@@ -8,6 +8,7 @@ package servicetest
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,6 +49,10 @@ type Options struct {
 	NoWorker bool
 	// Temporal is the server to use; empty means the binary's shared one.
 	Temporal *temporaltest.Server
+	// WebhookReceiverCAs, when set, lets webhooks reach loopback HTTPS
+	// receivers whose certificates are in the pool (the test-only
+	// app.WebhookTest option).
+	WebhookReceiverCAs *x509.CertPool
 }
 
 // Start builds and serves the service; everything stops when the test ends.
@@ -84,7 +89,11 @@ func Start(t testing.TB, opt Options) *Env {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	a, err := app.New(ctx, cfg, app.Options{API: true, Worker: !opt.NoWorker, Version: "test", Logger: logger, Temporal: tsrv.Client})
+	appOpt := app.Options{API: true, Worker: !opt.NoWorker, Version: "test", Logger: logger, Temporal: tsrv.Client}
+	if opt.WebhookReceiverCAs != nil {
+		appOpt.WebhookTest = &app.WebhookTest{RootCAs: opt.WebhookReceiverCAs}
+	}
+	a, err := app.New(ctx, cfg, appOpt)
 	if err != nil {
 		ln.Close()
 		t.Fatalf("build service: %v", err)

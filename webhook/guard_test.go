@@ -1,0 +1,382 @@
+package webhook_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/miekg/dns"
+
+	"github.com/dqs/dqs/webhook"
+)
+
+// secretToken stands for the secret part of a webhook URL's path: no
+// error message may ever repeat it.
+const secretToken = "XyZsEcReTt0kEn4242"
+
+// secretPath is the path every test URL carries.
+const secretPath = "/services/T0000/B0000/" + secretToken
+
+// assertSafeMessage fails when err's message repeats the URL's path or its
+// secret token.
+func assertSafeMessage(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	msg := err.Error()
+	for _, secret := range []string{secretToken, "/services/", "T0000/B0000"} {
+		if strings.Contains(msg, secret) {
+			t.Errorf("error message %q repeats the URL's secret part %q", msg, secret)
+		}
+	}
+}
+
+// answerFunc answers one DNS question: the addresses of name for qtype
+// (dns.TypeA or dns.TypeAAAA; only those of the matching family are
+// sent), n being how many times (1-based) this name and type have been
+// asked. ok false answers NXDOMAIN.
+type answerFunc func(name string, qtype uint16, n int) (addrs []netip.Addr, ok bool)
+
+// dnsServer is a real DNS server (UDP and TCP on 127.0.0.1, random
+// ports) answering from an answerFunc.
+type dnsServer struct {
+	answer  answerFunc
+	udpAddr string
+	tcpAddr string
+
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func queryKey(name string, qtype uint16) string {
+	return name + "/" + dns.TypeToString[qtype]
+}
+
+// ServeDNS implements dns.Handler.
+func (d *dnsServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	m := new(dns.Msg)
+	m.SetReply(req)
+	m.Authoritative = true
+	m.RecursionAvailable = true
+	if len(req.Question) != 1 {
+		m.SetRcode(req, dns.RcodeFormatError)
+		_ = w.WriteMsg(m)
+		return
+	}
+	q := req.Question[0]
+	name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
+	d.mu.Lock()
+	d.counts[queryKey(name, q.Qtype)]++
+	n := d.counts[queryKey(name, q.Qtype)]
+	d.mu.Unlock()
+
+	addrs, ok := d.answer(name, q.Qtype, n)
+	if !ok {
+		m.SetRcode(req, dns.RcodeNameError)
+		m.Authoritative = true
+		m.RecursionAvailable = true
+		_ = w.WriteMsg(m)
+		return
+	}
+	for _, a := range addrs {
+		hdr := dns.RR_Header{Name: q.Name, Rrtype: q.Qtype, Class: dns.ClassINET, Ttl: 0}
+		switch {
+		case q.Qtype == dns.TypeA && a.Is4():
+			m.Answer = append(m.Answer, &dns.A{Hdr: hdr, A: net.IP(a.AsSlice())})
+		case q.Qtype == dns.TypeAAAA && a.Is6():
+			m.Answer = append(m.Answer, &dns.AAAA{Hdr: hdr, AAAA: net.IP(a.AsSlice())})
+		}
+	}
+	_ = w.WriteMsg(m)
+}
+
+// count is how many times name was asked for qtype.
+func (d *dnsServer) count(name string, qtype uint16) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.counts[queryKey(name, qtype)]
+}
+
+// resolver is a pure-Go resolver that asks only this server.
+func (d *dnsServer) resolver() *net.Resolver {
+	return &net.Resolver{PreferGo: true, StrictErrors: true,
+		Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var dialer net.Dialer
+			if strings.HasPrefix(network, "udp") {
+				return dialer.DialContext(ctx, "udp", d.udpAddr)
+			}
+			return dialer.DialContext(ctx, "tcp", d.tcpAddr)
+		}}
+}
+
+// startDNS starts a real DNS server answering with answer; it stops when
+// the test ends.
+func startDNS(t *testing.T, answer answerFunc) *dnsServer {
+	t.Helper()
+	d := &dnsServer{answer: answer, counts: map[string]int{}}
+
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen udp: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		_ = pc.Close()
+		t.Fatalf("listen tcp: %v", err)
+	}
+	d.udpAddr, d.tcpAddr = pc.LocalAddr().String(), ln.Addr().String()
+
+	for _, srv := range []*dns.Server{
+		{PacketConn: pc, Handler: d},
+		{Listener: ln, Handler: d},
+	} {
+		started := make(chan struct{})
+		srv.NotifyStartedFunc = func() { close(started) }
+		served := make(chan error, 1)
+		go func() { served <- srv.ActivateAndServe() }()
+		select {
+		case <-started:
+		case err := <-served:
+			t.Fatalf("dns server: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("dns server did not start")
+		}
+		t.Cleanup(func() {
+			_ = srv.Shutdown()
+			<-served
+		})
+	}
+	return d
+}
+
+// zone answers from a fixed table of names; other names do not exist.
+func zone(records map[string][]string) answerFunc {
+	parsed := map[string][]netip.Addr{}
+	for name, addrs := range records {
+		for _, a := range addrs {
+			parsed[name] = append(parsed[name], netip.MustParseAddr(a))
+		}
+	}
+	return func(name string, _ uint16, _ int) ([]netip.Addr, bool) {
+		addrs, ok := parsed[name]
+		return addrs, ok
+	}
+}
+
+// testZone is the zone of the guard tests.
+var testZone = map[string][]string{
+	"public.test":      {"93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"},
+	"public4.test":     {"93.184.216.34"},
+	"private.test":     {"10.1.2.3"},
+	"loopback.test":    {"127.0.0.1"},
+	"loopback6.test":   {"::1"},
+	"metadata.test":    {"169.254.169.254"},
+	"metadata6.test":   {"fd00:ec2::254"},
+	"mixed.test":       {"93.184.216.34", "10.0.0.7"},
+	"mixed6.test":      {"93.184.216.34", "fd00::1"},
+	"cgnat.test":       {"100.64.0.1"},
+	"unspecified.test": {"0.0.0.0"},
+}
+
+func checkCtx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestCheckRefusesWithProductionGuard(t *testing.T) {
+	d := startDNS(t, zone(testZone))
+	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.resolver()})
+	ctx := checkCtx(t)
+
+	long := "https://hooks.slack.com" + secretPath + "/" + strings.Repeat("a", 2100)
+	cases := []struct {
+		name, url string
+		why       string // a fragment of the expected reason
+	}{
+		{"http scheme", "http://hooks.slack.com" + secretPath, "https://"},
+		{"ftp scheme", "ftp://hooks.slack.com" + secretPath, "https://"},
+		{"no scheme", "hooks.slack.com" + secretPath, "https://"},
+		{"no host", "https://" + secretPath, "no host"},
+		{"no host with port", "https://:443" + secretPath, "no host"},
+		{"user and password", "https://user:hunter2@hooks.slack.com" + secretPath, "user name or password"},
+		{"user only", "https://hunter2@hooks.slack.com" + secretPath, "user name or password"},
+		{"fragment", "https://hooks.slack.com" + secretPath + "#frag", "fragment"},
+		{"empty fragment", "https://hooks.slack.com" + secretPath + "#", "fragment"},
+		{"over 2048 characters", long, "longer than 2048"},
+		{"does not parse", "https://hooks.slack.com" + secretPath + "%zz", "does not parse"},
+		{"loopback 127.0.0.1", "https://127.0.0.1" + secretPath, "127.0.0.1"},
+		{"loopback 127.1.2.3", "https://127.1.2.3" + secretPath, "127.1.2.3"},
+		{"loopback ::1", "https://[::1]" + secretPath, "::1"},
+		{"private 10/8", "https://10.0.0.1" + secretPath, "10.0.0.1"},
+		{"private 172.16/12", "https://172.16.5.4" + secretPath, "172.16.5.4"},
+		{"private 192.168/16", "https://192.168.1.1" + secretPath, "192.168.1.1"},
+		{"cloud metadata 169.254.169.254", "https://169.254.169.254" + secretPath, "169.254.169.254"},
+		{"link-local fe80::1", "https://[fe80::1]" + secretPath, "fe80::1"},
+		{"unique-local fc00::1", "https://[fc00::1]" + secretPath, "fc00::1"},
+		{"AWS IPv6 metadata fd00:ec2::254", "https://[fd00:ec2::254]" + secretPath, "fd00:ec2::254"},
+		{"multicast 224.0.0.1", "https://224.0.0.1" + secretPath, "224.0.0.1"},
+		{"multicast ff02::1", "https://[ff02::1]" + secretPath, "ff02::1"},
+		{"unspecified 0.0.0.0", "https://0.0.0.0" + secretPath, "0.0.0.0"},
+		{"unspecified ::", "https://[::]" + secretPath, "::"},
+		{"CGNAT 100.64.0.1", "https://100.64.0.1" + secretPath, "100.64.0.1"},
+		{"IPv4-mapped loopback", "https://[::ffff:127.0.0.1]" + secretPath, "127.0.0.1"},
+		{"IPv4-mapped private", "https://[::ffff:10.0.0.1]" + secretPath, "10.0.0.1"},
+		{"documentation 192.0.2.1", "https://192.0.2.1" + secretPath, "192.0.2.1"},
+		{"public IP on port 8443", "https://93.184.216.34:8443" + secretPath, "port 443"},
+		{"public IP on port 80", "https://93.184.216.34:80" + secretPath, "port 443"},
+		{"public name on port 8443", "https://public.test:8443" + secretPath, "port 443"},
+		{"name resolving to private", "https://private.test" + secretPath, "10.1.2.3"},
+		{"name resolving to loopback", "https://loopback.test" + secretPath, "127.0.0.1"},
+		{"name resolving to IPv6 loopback", "https://loopback6.test" + secretPath, "::1"},
+		{"name resolving to metadata", "https://metadata.test" + secretPath, "169.254.169.254"},
+		{"name resolving to IPv6 metadata", "https://metadata6.test" + secretPath, "fd00:ec2::254"},
+		{"name resolving to CGNAT", "https://cgnat.test" + secretPath, "100.64.0.1"},
+		{"name resolving to 0.0.0.0", "https://unspecified.test" + secretPath, "0.0.0.0"},
+		{"name resolving to public and private", "https://mixed.test" + secretPath, "10.0.0.7"},
+		{"name resolving to public and private IPv6", "https://mixed6.test" + secretPath, "fd00::1"},
+		{"name that does not resolve", "https://nx.test" + secretPath, "does not resolve"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := g.Check(ctx, tc.url)
+			if err == nil {
+				t.Fatalf("Check(%q) = nil, want a refusal", tc.url)
+			}
+			if !errors.Is(err, webhook.ErrTarget) {
+				t.Errorf("Check error %v does not wrap ErrTarget", err)
+			}
+			if !strings.Contains(err.Error(), tc.why) {
+				t.Errorf("Check error %q does not say %q", err, tc.why)
+			}
+			assertSafeMessage(t, err)
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("Check error %q repeats the URL's password", err)
+			}
+			if len(err.Error()) > 300 {
+				t.Errorf("Check error is %d characters long, it repeats too much: %q", len(err.Error()), err)
+			}
+		})
+	}
+}
+
+func TestCheckAcceptsPublicTargets(t *testing.T) {
+	d := startDNS(t, zone(testZone))
+	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.resolver()})
+	ctx := checkCtx(t)
+	for _, u := range []string{
+		"https://93.184.216.34/services/x",
+		"https://93.184.216.34:443" + secretPath,
+		"https://[2606:2800:220:1:248:1893:25c8:1946]" + secretPath,
+		"https://public.test" + secretPath,
+		"https://public4.test" + secretPath + "?x=1",
+		"https://PUBLIC.test:443" + secretPath,
+	} {
+		if err := g.Check(ctx, u); err != nil {
+			t.Errorf("Check(%q) = %v, want nil", u, err)
+		}
+	}
+	// The names were really asked of the DNS server (public.test and
+	// PUBLIC.test once each).
+	if n := d.count("public.test", dns.TypeA); n != 2 {
+		t.Errorf("public.test was asked %d times for A, want 2", n)
+	}
+}
+
+func TestCheckLoopbackAllowanceKeepsOtherRangesRefused(t *testing.T) {
+	d := startDNS(t, zone(testZone))
+	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.resolver()})
+	ctx := checkCtx(t)
+	for _, u := range []string{
+		"https://127.0.0.1:8443" + secretPath,
+		"https://127.1.2.3" + secretPath,
+		"https://[::1]:1234" + secretPath,
+		"https://loopback.test:9999" + secretPath,
+		"https://93.184.216.34:8443" + secretPath, // any port with the allowance
+	} {
+		if err := g.Check(ctx, u); err != nil {
+			t.Errorf("Check(%q) with the loopback allowance = %v, want nil", u, err)
+		}
+	}
+	for _, u := range []string{
+		"http://127.0.0.1:8443" + secretPath,
+		"https://10.0.0.1" + secretPath,
+		"https://192.168.1.1:8443" + secretPath,
+		"https://169.254.169.254" + secretPath,
+		"https://[fd00:ec2::254]" + secretPath,
+		"https://[fe80::1]" + secretPath,
+		"https://[::ffff:127.0.0.1]" + secretPath,
+		"https://0.0.0.0" + secretPath,
+		"https://private.test" + secretPath,
+		"https://mixed.test" + secretPath,
+	} {
+		err := g.Check(ctx, u)
+		if !errors.Is(err, webhook.ErrTarget) {
+			t.Errorf("Check(%q) with the loopback allowance = %v, want an ErrTarget refusal", u, err)
+		}
+		assertSafeMessage(t, err)
+	}
+}
+
+func TestTailMaskMasked(t *testing.T) {
+	const u = "https://hooks.slack.com/services/T0000/B0000/abcdefgh12345678"
+	if got := webhook.Tail(u); got != "12345678" {
+		t.Errorf("Tail = %q, want %q", got, "12345678")
+	}
+	want := strings.Repeat("*", len(u)-8) + "12345678"
+	if got := webhook.Mask(u); got != want {
+		t.Errorf("Mask = %q, want %q", got, want)
+	}
+	if got := webhook.Masked(len(u), webhook.Tail(u)); got != want {
+		t.Errorf("Masked(len, Tail) = %q, want %q", got, want)
+	}
+	if strings.Contains(webhook.Mask(u), "abcdefgh") || strings.Contains(webhook.Mask(u), "hooks") {
+		t.Errorf("Mask shows more than the last 8 characters: %q", webhook.Mask(u))
+	}
+
+	// Short URLs (8 characters or fewer) are fully hidden, length kept.
+	for _, s := range []string{"", "a", "short", "12345678"} {
+		if got := webhook.Tail(s); got != "" {
+			t.Errorf("Tail(%q) = %q, want empty", s, got)
+		}
+		if got, want := webhook.Mask(s), strings.Repeat("*", len(s)); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", s, got, want)
+		}
+	}
+	if got := webhook.Mask("123456789"); got != "*23456789" {
+		t.Errorf("Mask(9 chars) = %q, want %q", got, "*23456789")
+	}
+
+	// Lengths and tails count characters, not bytes.
+	const uni = "https://example.com/hook/ééééüüüüßß"
+	tail := webhook.Tail(uni)
+	if tail != "ééüüüüßß" {
+		t.Errorf("Tail(%q) = %q, want %q", uni, tail, "ééüüüüßß")
+	}
+	masked := webhook.Mask(uni)
+	if utf8.RuneCountInString(masked) != utf8.RuneCountInString(uni) {
+		t.Errorf("Mask(%q) = %q: %d characters, want %d", uni, masked, utf8.RuneCountInString(masked), utf8.RuneCountInString(uni))
+	}
+	if !strings.HasSuffix(masked, "ééüüüüßß") || !utf8.ValidString(masked) {
+		t.Errorf("Mask(%q) = %q", uni, masked)
+	}
+
+	// Masked renders stored (length, tail) pairs.
+	if got := webhook.Masked(12, "abcdefgh"); got != "****abcdefgh" {
+		t.Errorf("Masked(12, tail) = %q", got)
+	}
+	if got := webhook.Masked(5, ""); got != "*****" {
+		t.Errorf("Masked(5, \"\") = %q", got)
+	}
+	if got := webhook.Masked(0, ""); got != "" {
+		t.Errorf("Masked(0, \"\") = %q", got)
+	}
+}
