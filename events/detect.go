@@ -82,4 +82,3 @@ func newIssues(cur Analysis, prev *Analysis) []quality.Issue {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Column < out[j].Column })
 	return out
 }
-

@@ -13,7 +13,9 @@ type DeliveryInput = activities.DeliveryInput
 
 // DeliveryWorkflowID is the id of the delivery of an event to a webhook:
 // publishing the same event twice starts one delivery.
-func DeliveryWorkflowID(webhookID, eventID string) string { return "webhook-" + webhookID + "-" + eventID }
+func DeliveryWorkflowID(webhookID, eventID string) string {
+	return "webhook-" + webhookID + "-" + eventID
+}
 
 // deliveryRetry backs off exponentially over about 20 minutes; a target
 // that refuses the message for good (4xx other than 408 and 429, a
