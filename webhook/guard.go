@@ -89,26 +89,31 @@ func (g *Guard) Check(ctx context.Context, raw string) error {
 		port = "443"
 	}
 	host := u.Hostname()
-	var addrs []netip.Addr
 	if ip, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{ip}
-	} else {
-		ips, err := g.resolver.LookupNetIP(ctx, "ip", host)
-		if err != nil || len(ips) == 0 {
-			return refuse("the host %q does not resolve", host)
+		if !g.safe(ip, port) {
+			return refuse("%s is not a public address on port 443", host)
 		}
-		addrs = ips
+		return nil
 	}
-	for _, ip := range addrs {
-		ap, err := netip.ParseAddrPort(net.JoinHostPort(ip.String(), port))
-		if err != nil {
-			return refuse("invalid port %q", port)
-		}
-		if err := g.guardian.SafeAddrPort(ap); err != nil {
+	ips, err := g.resolver.LookupNetIP(ctx, "ip", host)
+	if err != nil || len(ips) == 0 {
+		return refuse("the host %q does not resolve", host)
+	}
+	for _, ip := range ips {
+		// The hosts file yields IPv4 addresses in IPv4-mapped form; the
+		// dialer connects to the plain IPv4 address, so judge that one.
+		// (A literal mapped address above stays refused.)
+		if ip = ip.Unmap(); !g.safe(ip, port) {
 			return refuse("%s resolves to %s, which is not a public address on port 443", host, ip)
 		}
 	}
 	return nil
+}
+
+// safe reports whether ip:port may be reached.
+func (g *Guard) safe(ip netip.Addr, port string) bool {
+	ap, err := netip.ParseAddrPort(net.JoinHostPort(ip.String(), port))
+	return err == nil && g.guardian.SafeAddrPort(ap) == nil
 }
 
 // parse checks the URL's shape.

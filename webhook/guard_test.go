@@ -380,3 +380,17 @@ func TestTailMaskMasked(t *testing.T) {
 		t.Errorf("Masked(0, \"\") = %q", got)
 	}
 }
+
+// TestCheckJudgesHostsFileEntriesAsIPv4: the system resolver returns
+// hosts-file entries (localhost) in IPv4-mapped form; they are judged as
+// the IPv4 address the dialer connects to, not refused as mapped IPv6.
+func TestCheckJudgesHostsFileEntriesAsIPv4(t *testing.T) {
+	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true})
+	if err := g.Check(context.Background(), "https://localhost:8443/hook"); err != nil {
+		t.Fatalf("localhost with the loopback allowance = %v, want accepted", err)
+	}
+	prod := webhook.NewGuard(webhook.GuardOptions{})
+	if err := prod.Check(context.Background(), "https://localhost/hook"); !errors.Is(err, webhook.ErrTarget) || !strings.Contains(err.Error(), "127.0.0.1") {
+		t.Fatalf("localhost with the production guard = %v, want refused as 127.0.0.1", err)
+	}
+}

@@ -28,7 +28,7 @@ func Payload(platform string, m Message) ([]byte, error) {
 	case Slack:
 		return json.Marshal(slackMessage{Blocks: []slackBlock{
 			{Type: "header", Text: slackText{Type: "plain_text", Text: title}},
-			{Type: "section", Text: slackText{Type: "mrkdwn", Text: slackEscape(text)}},
+			{Type: "section", Text: slackText{Type: "mrkdwn", Text: slackSection(m.Text)}},
 		}})
 	case Teams:
 		return json.Marshal(teamsMessage{Type: "message", Attachments: []teamsAttachment{{
@@ -90,6 +90,21 @@ type textBlock struct {
 // to, so a file or column name cannot forge a link or a mention.
 func slackEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// slackSection escapes the text, then truncates it to Slack's limit
+// without cutting an escape sequence in half.
+func slackSection(text string) string {
+	escaped := slackEscape(text)
+	r := []rune(escaped)
+	if len(r) <= maxText {
+		return escaped
+	}
+	cut := string(r[:maxText-1])
+	if amp := strings.LastIndexByte(cut, '&'); amp >= 0 && !strings.Contains(cut[amp:], ";") {
+		cut = cut[:amp]
+	}
+	return cut + "…"
 }
 
 func truncate(s string, n int) string {

@@ -567,3 +567,29 @@ func payloadTexts(t *testing.T, platform string, m webhook.Message) (title, text
 	t.Fatalf("unknown platform %s", platform)
 	return "", ""
 }
+
+// TestPayloadSlackEscapedTextStaysWithinTheLimit: escaping lengthens the
+// text; the section still fits Slack's 3,000 characters and no escape
+// sequence is cut in half.
+func TestPayloadSlackEscapedTextStaysWithinTheLimit(t *testing.T) {
+	body, err := webhook.Payload(webhook.Slack, webhook.Message{Title: "t", Text: strings.Repeat("a<", 2000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg struct {
+		Blocks []struct {
+			Text struct{ Text string } `json:"text"`
+		} `json:"blocks"`
+	}
+	if err := json.Unmarshal(body, &msg); err != nil {
+		t.Fatal(err)
+	}
+	section := msg.Blocks[1].Text.Text
+	if n := utf8.RuneCountInString(section); n > 3000 {
+		t.Fatalf("section is %d characters, over Slack's 3000", n)
+	}
+	trimmed := strings.TrimSuffix(section, "…")
+	if strings.Contains(strings.ReplaceAll(trimmed, "&lt;", ""), "&") || strings.Contains(trimmed, "<") {
+		t.Fatalf("section ends with a broken escape: %q", trimmed[len(trimmed)-20:])
+	}
+}
