@@ -14,6 +14,9 @@ import (
 // (DECISIONS.md).
 const ScoreChange = 5.0
 
+// scoreTolerance absorbs float rounding in score differences.
+const scoreTolerance = 1e-9
+
 // Analysis is what event detection needs of one analysed file. A dataset
 // is identified by its file name within the organisation: the previous
 // analysis is the latest earlier file of the same name.
@@ -44,12 +47,14 @@ func Detect(orgID string, cur Analysis, prev *Analysis, at time.Time) []Event {
 			fmt.Sprintf("%d column(s) of %s hold personal data: %s.\nJob %s, file %d.", n, cur.FileName, strings.Join(cur.PersonalColumns, ", "), cur.JobID, cur.FileID))
 	}
 	if prev != nil {
+		// A tolerance keeps 64.1 → 59.1 exactly 5 points rather than the
+		// 4.999999999999999 that float subtraction gives.
 		delta := cur.Score - prev.Score
 		switch {
-		case delta <= -ScoreChange:
+		case delta <= -ScoreChange+scoreTolerance:
 			add(QualityDrop, fmt.Sprintf("Quality of %s dropped %.1f points", cur.FileName, -delta),
 				fmt.Sprintf("Quality score of %s fell from %.1f to %.1f since its previous analysis (file %d).\nJob %s, file %d.", cur.FileName, prev.Score, cur.Score, prev.FileID, cur.JobID, cur.FileID))
-		case delta >= ScoreChange:
+		case delta >= ScoreChange-scoreTolerance:
 			add(QualityImproved, fmt.Sprintf("Quality of %s improved %.1f points", cur.FileName, delta),
 				fmt.Sprintf("Quality score of %s rose from %.1f to %.1f since its previous analysis (file %d).\nJob %s, file %d.", cur.FileName, prev.Score, cur.Score, prev.FileID, cur.JobID, cur.FileID))
 		}

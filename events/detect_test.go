@@ -14,7 +14,7 @@ import (
 // carry it in UTC.
 var detectAt = time.Date(2026, 11, 21, 15, 4, 5, 6000, time.FixedZone("CET", 3600))
 
-func analysis(fileID int64, jobID string, score float64) Analysis {
+func mkAnalysis(fileID int64, jobID string, score float64) Analysis {
 	return Analysis{FileID: fileID, JobID: jobID, FileName: "sales.csv", Score: score}
 }
 
@@ -51,6 +51,8 @@ func TestDetectScoreThresholds(t *testing.T) {
 		want      string // "" for no score event
 	}{
 		{"fell exactly 5", 80, 75, QualityDrop},
+		{"fell exactly 5 (one decimal)", 64.1, 59.1, QualityDrop},
+		{"rose exactly 5 (one decimal)", 59.1, 64.1, QualityImproved},
 		{"fell more than 5", 90, 40.5, QualityDrop},
 		{"fell to zero", 100, 0, QualityDrop},
 		{"fell 4.99", 80, 75.01, ""},
@@ -65,8 +67,8 @@ func TestDetectScoreThresholds(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			prev := analysis(1, "job_prev", tc.prev)
-			cur := analysis(2, "job_cur", tc.cur)
+			prev := mkAnalysis(1, "job_prev", tc.prev)
+			cur := mkAnalysis(2, "job_cur", tc.cur)
 			evs := Detect("org1", cur, &prev, detectAt)
 			drop, up := hasType(evs, QualityDrop), hasType(evs, QualityImproved)
 			switch tc.want {
@@ -91,8 +93,8 @@ func TestDetectScoreThresholds(t *testing.T) {
 }
 
 func TestDetectScoreEventText(t *testing.T) {
-	prev := analysis(7, "job_prev", 82.5)
-	cur := analysis(9, "job_cur", 61.0)
+	prev := mkAnalysis(7, "job_prev", 82.5)
+	cur := mkAnalysis(9, "job_cur", 61.0)
 	e := eventOf(t, Detect("org1", cur, &prev, detectAt), QualityDrop)
 	for _, want := range []string{"sales.csv", "21.5"} {
 		if !strings.Contains(e.Title, want) {
@@ -105,7 +107,7 @@ func TestDetectScoreEventText(t *testing.T) {
 		}
 	}
 
-	prev, cur = analysis(7, "job_prev", 50), analysis(9, "job_cur", 70.2)
+	prev, cur = mkAnalysis(7, "job_prev", 50), mkAnalysis(9, "job_cur", 70.2)
 	e = eventOf(t, Detect("org1", cur, &prev, detectAt), QualityImproved)
 	if !strings.Contains(e.Title, "sales.csv") || !strings.Contains(e.Title, "20.2") {
 		t.Errorf("title %q should name the file and the points gained", e.Title)
@@ -117,7 +119,7 @@ func TestDetectScoreEventText(t *testing.T) {
 
 func TestDetectNoScoreEventWithoutPrevious(t *testing.T) {
 	for _, score := range []float64{0, 42, 100} {
-		evs := Detect("org1", analysis(1, "job_a", score), nil, detectAt)
+		evs := Detect("org1", mkAnalysis(1, "job_a", score), nil, detectAt)
 		if len(evs) != 0 {
 			t.Fatalf("first analysis with score %v: events %v, want none", score, eventTypes(evs))
 		}
@@ -125,7 +127,7 @@ func TestDetectNoScoreEventWithoutPrevious(t *testing.T) {
 }
 
 func TestDetectGDPR(t *testing.T) {
-	cur := analysis(3, "job_a", 90)
+	cur := mkAnalysis(3, "job_a", 90)
 	if evs := Detect("org1", cur, nil, detectAt); hasType(evs, GDPRDetected) {
 		t.Fatalf("no personal columns (nil): events %v", eventTypes(evs))
 	}
@@ -153,27 +155,27 @@ func TestDetectGDPR(t *testing.T) {
 	}
 
 	// Personal data is reported on every run, not only when it is new.
-	prev := analysis(2, "job_prev", 90)
+	prev := mkAnalysis(2, "job_prev", 90)
 	prev.PersonalColumns = []string{"email", "phone_number"}
 	if evs := Detect("org1", cur, &prev, detectAt); !hasType(evs, GDPRDetected) {
 		t.Fatalf("with a previous analysis holding the same columns: events %v, want gdpr_detected", eventTypes(evs))
 	}
 }
 
-func issue(kind, column string, count int64) quality.Issue {
+func mkIssue(kind, column string, count int64) quality.Issue {
 	return quality.Issue{Kind: kind, Column: column, Severity: "warning", Count: count}
 }
 
 func TestDetectNewIssues(t *testing.T) {
-	prev := analysis(1, "job_prev", 80)
-	prev.Issues = []quality.Issue{issue("missing_values", "email", 3), issue("duplicates", "id", 2)}
+	prev := mkAnalysis(1, "job_prev", 80)
+	prev.Issues = []quality.Issue{mkIssue("missing_values", "email", 3), mkIssue("duplicates", "id", 2)}
 
-	cur := analysis(2, "job_cur", 80)
+	cur := mkAnalysis(2, "job_cur", 80)
 	cur.Issues = []quality.Issue{
-		issue("missing_values", "email", 99), // same pair, other count: not new
-		issue("missing_values", "phone", 4),  // same kind, other column: new
-		issue("invalid_format", "email", 5),  // other kind, same column: new
-		issue("duplicates", "id", 2),         // unchanged: not new
+		mkIssue("missing_values", "email", 99), // same pair, other count: not new
+		mkIssue("missing_values", "phone", 4),  // same kind, other column: new
+		mkIssue("invalid_format", "email", 5),  // other kind, same column: new
+		mkIssue("duplicates", "id", 2),         // unchanged: not new
 	}
 	evs := Detect("org1", cur, &prev, detectAt)
 	if len(evs) != 1 {
@@ -206,8 +208,8 @@ func boolInt(b bool) int {
 }
 
 func TestDetectNewIssuesFirstRun(t *testing.T) {
-	cur := analysis(2, "job_cur", 80)
-	cur.Issues = []quality.Issue{issue("missing_values", "email", 3), issue("missing_values", "phone", 4), issue("duplicates", "id", 2)}
+	cur := mkAnalysis(2, "job_cur", 80)
+	cur.Issues = []quality.Issue{mkIssue("missing_values", "email", 3), mkIssue("missing_values", "phone", 4), mkIssue("duplicates", "id", 2)}
 	evs := Detect("org1", cur, nil, detectAt)
 	e := eventOf(t, evs, NewIssue)
 	if !strings.Contains(e.Title, "3 new") {
@@ -221,11 +223,11 @@ func TestDetectNewIssuesFirstRun(t *testing.T) {
 }
 
 func TestDetectNoNewIssueEvent(t *testing.T) {
-	prev := analysis(1, "job_prev", 80)
-	prev.Issues = []quality.Issue{issue("missing_values", "email", 3), issue("duplicates", "id", 2)}
+	prev := mkAnalysis(1, "job_prev", 80)
+	prev.Issues = []quality.Issue{mkIssue("missing_values", "email", 3), mkIssue("duplicates", "id", 2)}
 
-	cur := analysis(2, "job_cur", 80)
-	cur.Issues = []quality.Issue{issue("missing_values", "email", 7)}
+	cur := mkAnalysis(2, "job_cur", 80)
+	cur.Issues = []quality.Issue{mkIssue("missing_values", "email", 7)}
 	if evs := Detect("org1", cur, &prev, detectAt); len(evs) != 0 {
 		t.Fatalf("only known issues: events %v, want none", eventTypes(evs))
 	}
@@ -240,10 +242,10 @@ func TestDetectNoNewIssueEvent(t *testing.T) {
 
 // everything is an analysis raising gdpr_detected, quality_drop and new_issue.
 func everything(fileID int64, jobID string) (Analysis, *Analysis) {
-	prev := analysis(fileID-1, "job_prev", 90)
-	cur := analysis(fileID, jobID, 50)
+	prev := mkAnalysis(fileID-1, "job_prev", 90)
+	cur := mkAnalysis(fileID, jobID, 50)
 	cur.PersonalColumns = []string{"email"}
-	cur.Issues = []quality.Issue{issue("missing_values", "email", 1)}
+	cur.Issues = []quality.Issue{mkIssue("missing_values", "email", 1)}
 	return cur, &prev
 }
 
