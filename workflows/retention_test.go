@@ -62,14 +62,20 @@ func (f *faultyBlobs) setFailing(keys ...string) {
 	}
 }
 
-func newRetentionFixture(t *testing.T, start time.Time) *retentionFixture {
+// storesWithOrg is a fresh SQLite database with one organisation.
+func storesWithOrg(t *testing.T) (*models.Stores, *models.Organization) {
 	t.Helper()
-	db := modelstest.Open(t, models.SQLite)
-	stores := models.NewStores(db)
+	stores := models.NewStores(modelstest.Open(t, models.SQLite))
 	org := &models.Organization{Name: "Acme"}
 	if err := stores.Orgs.Create(context.Background(), org); err != nil {
 		t.Fatal(err)
 	}
+	return stores, org
+}
+
+func newRetentionFixture(t *testing.T, start time.Time) *retentionFixture {
+	t.Helper()
+	stores, org := storesWithOrg(t)
 	store, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost:8080")
 	if err != nil {
 		t.Fatal(err)

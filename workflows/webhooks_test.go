@@ -21,7 +21,6 @@ import (
 	"github.com/dqs/dqs/activities"
 	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/models"
-	"github.com/dqs/dqs/models/modelstest"
 	"github.com/dqs/dqs/secrets"
 	"github.com/dqs/dqs/webhook"
 )
@@ -65,12 +64,7 @@ type deliveryFixture struct {
 
 func newDeliveryFixture(t *testing.T) *deliveryFixture {
 	t.Helper()
-	db := modelstest.Open(t, models.SQLite)
-	stores := models.NewStores(db)
-	org := &models.Organization{Name: "Acme"}
-	if err := stores.Orgs.Create(context.Background(), org); err != nil {
-		t.Fatal(err)
-	}
+	stores, org := storesWithOrg(t)
 	box, err := secrets.NewBox(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
