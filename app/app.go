@@ -54,21 +54,21 @@ type WebhookTest struct {
 	RootCAs *x509.CertPool // trusted instead of the system roots
 }
 
-// webhookTestTimeout is SPEC.md's limit for POST /webhooks/{id}/test.
-const webhookTestTimeout = 10 * time.Second
+// webhookRequestTimeout bounds one webhook request, delivery or test
+// (SPEC.md: the test request times out after 10 seconds).
+const webhookRequestTimeout = 10 * time.Second
 
 // newWebhookSender builds the guarded webhook client; loopback targets are
 // allowed only under the test-only option.
 func newWebhookSender(opt Options) (*webhook.Guard, *webhook.Sender) {
-	var gopt webhook.GuardOptions
-	var so webhook.SenderOptions
+	var guardOpt webhook.GuardOptions
+	senderOpt := webhook.SenderOptions{Timeout: webhookRequestTimeout}
 	if opt.WebhookTest != nil {
-		gopt.AllowLoopback = true
-		so.RootCAs = opt.WebhookTest.RootCAs
+		guardOpt.AllowLoopback = true
+		senderOpt.RootCAs = opt.WebhookTest.RootCAs
 	}
-	so.Timeout = webhookTestTimeout
-	g := webhook.NewGuard(gopt)
-	return g, webhook.NewSender(g, so)
+	g := webhook.NewGuard(guardOpt)
+	return g, webhook.NewSender(g, senderOpt)
 }
 
 // App is a built service.
