@@ -65,6 +65,7 @@ func Start(t testing.TB, opt Options) *Env {
 	cfg := config.Defaults()
 	cfg.DataDir = tmp
 	cfg.OutboxDir = filepath.Join(tmp, "outbox")
+	cfg.Blob.Dir = filepath.Join(tmp, "blobs") // Defaults derived it from ./data
 	cfg.DatabaseURL = modelstest.URL(t, opt.Dialect)
 	cfg.JWTSecret = auth.RandomToken(32)
 	cfg.EncryptionKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
