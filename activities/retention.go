@@ -75,7 +75,7 @@ func (a *Activities) SweepExpiredFiles(ctx context.Context, in SweepInput) (Swee
 			return res, err
 		}
 		for _, j := range jobs {
-			cursor = cursor.Next(j)
+			cursor = models.CursorAfter(j)
 			activity.RecordHeartbeat(ctx, res)
 			out, err := a.deleter().Delete(ctx, retention.Request{OrgID: j.OrgID, JobID: j.ID, Reason: retention.Expired, At: asOf})
 			switch {

@@ -54,8 +54,9 @@ type webhookRequest struct {
 	Enabled    *bool     `json:"enabled"`
 }
 
-// apply validates the request's fields and writes them into w.
-func (s *Server) apply(ctx context.Context, req webhookRequest, w *models.Webhook) error {
+// applyWebhookRequest validates the request's fields and writes them
+// into w.
+func (s *Server) applyWebhookRequest(ctx context.Context, req webhookRequest, w *models.Webhook) error {
 	if req.Name != nil {
 		n := strings.TrimSpace(*req.Name)
 		if n == "" || utf8.RuneCountInString(n) > maxWebhookName {
@@ -139,7 +140,7 @@ func (s *Server) createWebhook(c *gin.Context) error {
 	}
 	w := &models.Webhook{Enabled: true, CreatedBy: p.userID()}
 	w.SetEvents(events.DefaultSubscription)
-	if err := s.apply(c.Request.Context(), req, w); err != nil {
+	if err := s.applyWebhookRequest(c.Request.Context(), req, w); err != nil {
 		return err
 	}
 	if err := s.Stores.Webhooks.Create(c.Request.Context(), p.OrgID, w); err != nil {
@@ -163,7 +164,7 @@ func (s *Server) updateWebhook(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.apply(ctx, req, w); err != nil {
+	if err := s.applyWebhookRequest(ctx, req, w); err != nil {
 		return err
 	}
 	if err := s.Stores.Webhooks.Save(ctx, p.OrgID, w); err != nil {

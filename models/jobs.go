@@ -111,8 +111,8 @@ type ExpiredCursor struct {
 	ID        string
 }
 
-// Next is the cursor after j.
-func (ExpiredCursor) Next(j Job) ExpiredCursor {
+// CursorAfter is the cursor that goes on after job j.
+func CursorAfter(j Job) ExpiredCursor {
 	return ExpiredCursor{ExpiresAt: j.RetentionExpiresAt.UTC(), ID: j.ID}
 }
 

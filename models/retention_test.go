@@ -201,7 +201,7 @@ func TestJobsExpiredPagesDueJobsAcrossOrganisations(t *testing.T) {
 				t.Fatal("paging does not end")
 			}
 			got = append(got, page...)
-			cur = cur.Next(page[len(page)-1])
+			cur = models.CursorAfter(page[len(page)-1])
 		}
 		if pages != 3 {
 			t.Fatalf("%d pages, want 3 (3+3+1)", pages)
@@ -229,9 +229,9 @@ func TestJobsExpiredPagesDueJobsAcrossOrganisations(t *testing.T) {
 		}
 
 		// The cursor after a job starts right after it, ties included.
-		next := models.ExpiredCursor{}.Next(got[1])
+		next := models.CursorAfter(got[1])
 		if !next.ExpiresAt.Equal(*got[1].RetentionExpiresAt) || next.ID != got[1].ID || next.ExpiresAt.Location() != time.UTC {
-			t.Fatalf("Next = %+v", next)
+			t.Fatalf("CursorAfter = %+v", next)
 		}
 		rest, err := s.Jobs.Expired(ctx, asOf, next, 100)
 		if err != nil || len(rest) != len(want)-2 || rest[0].ID != want[2].id {
