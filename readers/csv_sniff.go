@@ -395,4 +395,3 @@ func decoderFor(enc string) byteDecoder {
 	}
 	return byteDecoder{transform.Nop}
 }
-
