@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/profile"
@@ -46,9 +47,6 @@ type Result struct {
 // unsupported): retrying will not help, and the message says why.
 var ErrBadInput = errors.New("file cannot be analysed")
 
-// progressEvery is how many rows pass between progress reports.
-const progressEvery = 50_000
-
 // Run analyses f (name gives the format by its extension, size the
 // progress denominator).
 func Run(ctx context.Context, f readers.File, name string, size int64, progress Progress) (*Result, error) {
@@ -56,20 +54,19 @@ func Run(ctx context.Context, f readers.File, name string, size int64, progress 
 		progress = func(string, float64) {}
 	}
 	progress(StageParsing, 0)
-	sc, err := scanFile(f, name, -1, func(s *scan) error {
-		if s.rows%progressEvery != 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		progress(StageProfiling, fraction(s.counter.read, size))
+	counter := &countingFile{File: f}
+	r, err := readers.Open(counter, name, readers.Options{})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	defer r.Close()
+	prof, err := profileParallel(ctx, r, defaultWorkers(), counter.bytesRead, func(read int64) error {
+		progress(StageProfiling, fraction(read, size))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	r, prof := sc.reader, sc.profiler
 	progress(StageClassifying, 1)
 	p := prof.Result()
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, Columns: make([]Column, len(p.Columns))}
@@ -159,14 +156,16 @@ func fraction(read, size int64) float64 {
 // countingFile counts the bytes read through it (for progress).
 type countingFile struct {
 	readers.File
-	read int64
+	read atomic.Int64 // written by the reading goroutine, read for progress
 }
 
 func (c *countingFile) Read(p []byte) (int, error) {
 	n, err := c.File.Read(p)
-	c.read += int64(n)
+	c.read.Add(int64(n))
 	return n, err
 }
+
+func (c *countingFile) bytesRead() int64 { return c.read.Load() }
 
 // maskPersonal masks the raw values a profile shows of a personal column.
 func maskPersonal(c *profile.Column) {

@@ -44,8 +44,8 @@ func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
 		// Readers buffer ahead, so bytes read say little; the text of the
 		// rows says how long a row is.
 		out.RowEstimate = int64(float64(size) / (float64(rowBytes) / float64(rows)))
-	case sc.counter.read > 0:
-		out.RowEstimate = int64(float64(rows) * float64(size) / float64(sc.counter.read))
+	case sc.counter.bytesRead() > 0:
+		out.RowEstimate = int64(float64(rows) * float64(size) / float64(sc.counter.bytesRead()))
 	}
 	for i, c := range p.Columns {
 		cls := classify.Column(c.Name, c.Sample)

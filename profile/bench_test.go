@@ -39,3 +39,26 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkProfileBatches profiles the same rows the way the engine does:
+// a Profiler per batch of 32,768 rows, merged in order into the total.
+func BenchmarkProfileBatches(b *testing.B) {
+	tb := benchTable()
+	const batch = 32 << 10
+	b.SetBytes(tb.bytes)
+	b.ReportAllocs()
+	for b.Loop() {
+		total := New(benchColumns, Options{})
+		for lo := 0; lo < len(tb.rows); lo += batch {
+			p := New(benchColumns, Options{Seed: int64(lo)})
+			for i := lo; i < min(lo+batch, len(tb.rows)); i++ {
+				p.Add(tb.rows[i], tb.nulls[i])
+			}
+			if err := total.Merge(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+		_ = total.Result()
+	}
+	b.ReportMetric(float64(len(tb.rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

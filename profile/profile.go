@@ -127,7 +127,7 @@ type Profiler struct {
 	distinctLimit int
 	rowLimit      int
 	rows          int64
-	rowSet        map[uint64]struct{} // nil once rowHLL took over
+	rowSet        *rowSet // nil once rowHLL took over
 	rowHLL        *hyperloglog.Sketch
 	cols          []column
 }
@@ -144,7 +144,7 @@ func New(columns []string, opt Options) *Profiler {
 		opt:           opt,
 		distinctLimit: maxExactDistinct,
 		rowLimit:      maxExactRows,
-		rowSet:        make(map[uint64]struct{}),
+		rowSet:        newRowSet(),
 		cols:          make([]column, len(columns)),
 	}
 	for i, name := range columns {
@@ -185,22 +185,58 @@ func (p *Profiler) Add(values []string, null []bool) {
 	p.addRow(rh)
 }
 
+// Columns is the number of columns p profiles.
+func (p *Profiler) Columns() int { return len(p.cols) }
+
+// AddColumn profiles, for n consecutive rows, the cells of column i: cell(r)
+// returns the value of row r and whether it is null. It stores each cell's
+// hash in hashes[r] for AddRows. Calls for different columns may run
+// concurrently (each column's state is its own); for any one column, calls
+// must come in row order. Adding every column of a batch this way and then
+// calling AddRows gives exactly what Add, row by row, would.
+func (p *Profiler) AddColumn(i, n int, cell func(r int) (v string, null bool), hashes []uint64) {
+	c := &p.cols[i]
+	for r := range n {
+		v, null := cell(r)
+		if null {
+			c.count++
+			c.nulls++
+			hashes[r] = nullHash
+			continue
+		}
+		h := metro.Hash64Str(v, hashSeed)
+		hashes[r] = h
+		c.add(v, h)
+	}
+}
+
+// AddRows counts n rows whose cells AddColumn has profiled; hashes[i] holds
+// column i's cell hashes. It must not run concurrently with AddColumn.
+func (p *Profiler) AddRows(n int, hashes [][]uint64) {
+	for r := range n {
+		rh := uint64(hashSeed)
+		for i := range p.cols {
+			rh = mix(rh ^ hashes[i][r])
+		}
+		p.addRow(rh)
+	}
+	p.rows += int64(n)
+}
+
 func (p *Profiler) addRow(h uint64) {
 	if p.rowHLL != nil {
 		p.rowHLL.InsertHash(h)
 		return
 	}
-	p.rowSet[h] = struct{}{}
-	if len(p.rowSet) > p.rowLimit {
+	p.rowSet.add(h)
+	if p.rowSet.len() > p.rowLimit {
 		p.rowsToHLL()
 	}
 }
 
 func (p *Profiler) rowsToHLL() {
 	p.rowHLL = hyperloglog.New16NoSparse()
-	for h := range p.rowSet {
-		p.rowHLL.InsertHash(h)
-	}
+	p.rowSet.each(p.rowHLL.InsertHash)
 	p.rowSet = nil
 }
 
@@ -229,10 +265,8 @@ func (p *Profiler) Merge(o *Profiler) error {
 	p.rows += o.rows
 	switch {
 	case p.rowHLL == nil && o.rowHLL == nil:
-		for h := range o.rowSet {
-			p.rowSet[h] = struct{}{}
-		}
-		if len(p.rowSet) > p.rowLimit {
+		o.rowSet.each(p.rowSet.add)
+		if p.rowSet.len() > p.rowLimit {
 			p.rowsToHLL()
 		}
 	default:
@@ -244,9 +278,7 @@ func (p *Profiler) Merge(o *Profiler) error {
 				return err
 			}
 		} else {
-			for h := range o.rowSet {
-				p.rowHLL.InsertHash(h)
-			}
+			o.rowSet.each(p.rowHLL.InsertHash)
 		}
 	}
 	for i := range p.cols {
@@ -262,7 +294,7 @@ func (p *Profiler) Merge(o *Profiler) error {
 func (p *Profiler) Result() *Profile {
 	pr := &Profile{RowCount: p.rows, DuplicateRowsEstimated: p.rowHLL != nil, Columns: make([]Column, len(p.cols))}
 	if p.rowHLL == nil {
-		pr.DuplicateRows = p.rows - int64(len(p.rowSet))
+		pr.DuplicateRows = p.rows - int64(p.rowSet.len())
 	} else {
 		distinct := int64(p.rowHLL.Estimate())
 		distinct = max(distinct, int64(p.rowLimit)+1) // known: more than the exact bound

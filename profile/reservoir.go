@@ -44,6 +44,14 @@ func (r *reservoir) merge(o *reservoir) {
 	if nb == 0 {
 		return
 	}
+	if na == 0 { // into an empty sample: o's, as drawn
+		r.items = r.items[:0]
+		for _, it := range o.items {
+			r.items = append(r.items, append([]byte(nil), it...))
+		}
+		r.seen = nb
+		return
+	}
 	if na+nb <= int64(r.k) {
 		for _, it := range o.items {
 			r.items = append(r.items, append([]byte(nil), it...))

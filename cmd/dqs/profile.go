@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"text/tabwriter"
 
 	"github.com/dqs/dqs/analysis"
@@ -20,6 +21,7 @@ func profileFiles(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the analysis as JSON (the shape of a file's profile in the API)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: dqs profile [--json] FILE...\n\nProfiles, classifies and scores CSV, JSON, JSON Lines and Parquet files locally.")
 		fs.PrintDefaults()
@@ -30,6 +32,14 @@ func profileFiles(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return 2
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "dqs profile: %v\n", err)
+			return 1
+		}
+		defer stop()
 	}
 	status := 0
 	var results []fileResult
@@ -54,6 +64,23 @@ func profileFiles(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	return status
+}
+
+// startCPUProfile profiles the process into path until the returned stop
+// is called: the engine's hot spots, for `go tool pprof`.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 type fileResult struct {
