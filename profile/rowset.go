@@ -73,4 +73,3 @@ func (s *rowSet) each(f func(h uint64)) {
 		}
 	}
 }
-
