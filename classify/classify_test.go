@@ -125,6 +125,51 @@ func positiveCases() []colCase {
 		{"date", "order_date", g.column(n, 0, func() string { return g.date(2015, 2024).Format("2006-01-02") }), LabelDate, 0.8},
 		{"boolean", "is_active", g.column(n, 0, func() string { return g.pick("true", "false") }), LabelBoolean, 0.8},
 		{"free text", "comment", g.column(n, 0, g.sentence), LabelFreeText, 0.8},
+		// Values wrapped, mixed or encoded the way real exports have them.
+		{"phone with labels and extensions", "work_phone", g.column(n, j, func() string {
+			switch v := g.phone(); g.r.IntN(4) {
+			case 0:
+				return v + g.pick(" ext. ", " x") + strconv.Itoa(g.between(10, 999))
+			case 1:
+				return "Tel: " + v
+			default:
+				return v
+			}
+		}), LabelPhone, 0.8},
+		{"phone French dotted", "telephone", g.column(n, j, func() string {
+			return fmt.Sprintf("06.%s.%s.%s.%s", g.digits(2), g.digits(2), g.digits(2), g.digits(2))
+		}), LabelPhone, 0.8},
+		{"phone international without plus", "phone", g.column(n, j, func() string {
+			return "46 7" + g.pick("0", "2", "3", "6") + " " + g.digits(3) + " " + g.digits(2) + " " + g.digits(2)
+		}), LabelPhone, 0.8},
+		{"email lists", "cc", g.column(n, j, func() string { return g.email() + g.pick("; ", ",") + g.email() }), LabelEmail, 0.8},
+		{"person names in lower case", "full_name", g.column(n, j, func() string { return strings.ToLower(g.fullName()) }), LabelPersonName, 0.8},
+		{"street German prepositions", "anschrift", g.column(n, j, func() string {
+			return g.pick("Am Markt", "Unter den Linden", "An der Alster", "Hauptstraße", "Im Winkel") + " " + strconv.Itoa(g.between(1, 99))
+		}), LabelStreet, 0.8},
+		{"dob spreadsheet serials", "dob", g.column(n, j, func() string {
+			return strconv.Itoa(int(g.date(1935, 2005).Sub(time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)).Hours() / 24))
+		}), LabelDateOfBirth, 0.8},
+		{"dob two-digit years", "geb_datum", g.column(n, j, func() string { return g.date(1935, 2005).Format("02.01.06") }), LabelDateOfBirth, 0.8},
+		{"age as floats", "age", g.column(n, j, func() string { return strconv.Itoa(g.between(18, 90)) + ".0" }), LabelAge, 0.8},
+		{"gender ISO 5218 codes", "sex", g.column(n, j, func() string { return g.pick("1", "2", "1", "2", "9", "0") }), LabelGender, 0.8},
+		{"geolocation degrees minutes seconds", "position", g.column(n, j, func() string {
+			return fmt.Sprintf("%d°%02d'%04.1f\"N %d°%02d'%04.1f\"E", g.between(50, 69), g.r.IntN(60), g.r.Float64()*60, g.between(5, 30), g.r.IntN(60), g.r.Float64()*60)
+		}), LabelGeo, 0.8},
+		{"latitude decimal comma", "breddgrad", g.column(n, j, func() string { return strings.Replace(fmtNum(55+g.r.Float64()*14, 5), ".", ",", 1) }), LabelGeo, 0.8},
+		{"health blood type", "blood_type", g.column(n, j, func() string { return g.pick("A+", "O+", "B+", "AB+", "O-", "A-") }), LabelHealth, 0.8},
+		{"health blood pressure", "blood_pressure", g.column(n, j, func() string {
+			sys := g.between(100, 170)
+			return fmt.Sprintf("%d/%d", sys, sys-g.between(30, 60))
+		}), LabelHealth, 0.8},
+		{"health medication", "medication", g.column(n, j, func() string {
+			return g.pick("Metformin 500 mg", "Atorvastatin 20mg", "Ramipril 5 mg", "Sertraline 50mg", "Paracetamol 1 g", "None")
+		}), LabelHealth, 0.8},
+		{"ethnic group census answers", "ethnic_group", g.column(n, j, func() string {
+			return g.pick("White - British", "Asian or Asian British - Indian", "Black or Black British - African", "Mixed - White and Asian", "Prefer not to say")
+		}), LabelEthnicity, 0.8},
+		{"political party membership", "party_member", g.column(n, j, func() string { return g.pick("yes", "no", "no") }), LabelPolitical, 0.8},
+
 		{"unknown", "misc", g.column(n, 0, func() string {
 			return g.pick("blue", "red", "green", "tall", "fast") + " " + g.pick("fish", "car", "tree", "box") + g.digits(3) + " " + g.pick("#", "~", "^")
 		}), LabelUnknown, 0},
@@ -253,6 +298,15 @@ func hardNegatives() []colCase {
 		{"page numbers", "page", g.column(n, 0, func() string { return strconv.Itoa(g.between(1, 400)) }), "", 0},
 		{"years", "year", g.column(n, 0, func() string { return strconv.Itoa(g.between(1990, 2024)) }), "", 0},
 		{"hex colors", "color", g.column(n, 0, func() string { return "#" + g.chars(6, "0123456789abcdef") }), "", 0},
+		{"finnish business ids", "y_tunnus", g.column(n, 0, func() string { return g.digits(7) + "-" + g.digits(1) }), "", 0},
+		{"batch numbers YYMMDD-NNNN", "batch_no", g.column(n, 0, func() string { return g.date(2022, 2024).Format("060102") + "-" + g.digits(4) }), "", 0},
+		{"test outcomes named pass", "pass", g.column(n, 0, func() string { return g.pick("PASSED", "FAILED", "PASSED") }), LabelCategory, 0},
+		{"pass rates", "pass_rate", g.column(n, 0, func() string { return fmtNum(g.r.Float64(), 3) }), LabelNumber, 0},
+		{"firmware versions", "firmware_version", g.column(n, 0, func() string { return g.pick("1.0.2.3", "2.1.0.7", "1.0.3.1", "3.0.0.12") }), LabelCategory, 0},
+		{"sensor pairs in coordinate range", "temp_humidity", g.column(n, 0, func() string {
+			return fmtNum(15+g.r.Float64()*15, 3) + ", " + fmtNum(20+g.r.Float64()*60, 3)
+		}), "", 0},
+		{"third-party sharing flags", "third_party_sharing", g.column(n, 0, func() string { return g.pick("yes", "no") }), LabelBoolean, 0},
 	}
 }
 

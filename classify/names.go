@@ -12,14 +12,17 @@ import (
 type hintDef struct {
 	tokens string
 	subs   string
+	head   bool // only the head of the name counts: its last word, or a suffix of the compact name
 }
 
 var hintDefs = map[string]hintDef{
 	LabelEmail: {tokens: "mail email epost courriel correo", subs: "email epost sähköposti sahkoposti courriel emailaddress"},
 	LabelPhone: {tokens: "phone tel telephone mobile cell cellphone mobil telefon puhelin gsm msisdn fax tlf tfn handy mob phoneno telefonnummer mobilnummer portable téléphone telefono",
 		subs: "phone telefon puhelin msisdn mobilnummer mobilenumber telephone cellnumber mobileno"},
-	LabelPaymentCard: {tokens: "pan cc ccnum card cardnumber creditcard kort kortnummer kortti",
-		subs: "cardnumber creditcard ccnumber kortnummer cardno debitcard kortinnumero cardnum"},
+	// "cc" alone is as often carbon copy (cc_recipients) as credit card: it
+	// counts only with a number word (cc_num, ccno).
+	LabelPaymentCard: {tokens: "pan ccnum card cardnumber creditcard kort kortnummer kortti",
+		subs: "cardnumber creditcard ccnumber ccnum ccno ccnr kortnummer cardno debitcard kortinnumero cardnum"},
 	LabelIBAN:        {tokens: "iban", subs: "iban bankaccount accountnumber kontonummer tilinumero kontonr"},
 	LabelNationalID:  {tokens: "nin nationalid natid idnumber personalnumber", subs: "nationalid nationalidentity identitynumber personalidentitynumber personalnumber citizenid idnumber"},
 	LabelSSN:         {tokens: "ssn socsec", subs: "socialsecurity"},
@@ -30,28 +33,33 @@ var hintDefs = map[string]hintDef{
 	LabelIP:          {tokens: "ip ipaddr ipaddress ipv4 ipv6 ips", subs: "ipaddress ipaddr remoteaddr clientip sourceip remoteip srcip dstip userip"},
 	LabelStreet:      {tokens: "address addr street adress adresse osoite gatuadress gateadresse strasse straße addressline address1 address2 line1 line2", subs: "address adress streetaddress gatuadress katuosoite"},
 	LabelPostalCode:  {tokens: "zip zipcode postcode postal postnummer postnr postinumero plz postleitzahl eircode", subs: "zipcode postalcode postcode postnummer postinumero postleitzahl codepostal"},
-	LabelDateOfBirth: {tokens: "dob birth birthday birthdate born bday fodelsedatum födelsedatum fødselsdato syntymäaika syntymaaika geburtsdatum geburtstag naissance", subs: "birth dateofbirth födelse fodelse fødselsdato fodselsdato syntymä syntyma geburt naissance nacimiento"},
+	LabelDateOfBirth: {tokens: "dob birth birthday birthdate born bday fodelsedatum födelsedatum fødselsdato syntymäaika syntymaaika geburtsdatum geburtstag naissance geb gebdat gebdatum geboren född fodd født fodt syntynyt", subs: "birth dateofbirth födelse fodelse fødselsdato fodselsdato syntymä syntyma geburt naissance nacimiento"},
 	LabelGender:      {tokens: "gender sex kön kon kjønn kjonn køn sukupuoli geschlecht sexe genre genero género", subs: "gender sukupuoli geschlecht"},
 	LabelAge:         {tokens: "age ålder alder ikä ika alter âge edad", subs: "ageyears ageinyears"},
 	LabelGeo:         {tokens: "lat latitude lng lon longitude geo gps coordinates coords coord geolocation location position latlng latlon geopoint breddgrad längdgrad leveysaste pituusaste", subs: "latitude longitude latlng latlon geolocation coordinates geopoint"},
 	LabelPassword:    {tokens: "password passwd pwd pass passphrase passcode pw lösenord losenord salasana passord adgangskode kodeord passwort kennwort motdepasse mdp contrasena contraseña", subs: "password passwd passphrase passcode losenord lösenord salasana passwort kennwort motdepasse"},
 	LabelSecret:      {tokens: "token secret apikey accesskey secretkey privatekey clientsecret authtoken accesstoken refreshtoken bearer credential credentials jwt", subs: "apikey secret token accesskey privatekey credential signingkey"},
-	LabelHealth:      {tokens: "diagnosis diagnoses diagnos diagnose diagnoosi icd icd10 icd9 condition conditions disease diseases illness medical health allergy allergies medication medications symptom symptoms sjukdom krankheit treatment prescription comorbidity", subs: "diagnos icd10 medical medication allerg sjukdom krankheit healthcondition"},
-	LabelReligion:    {tokens: "religion religious faith belief beliefs denomination uskonto tro trossamfund trossamfunn konfession religión", subs: "religion uskonto konfession"},
+	LabelHealth: {tokens: "diagnosis diagnoses diagnos diagnose diagnoosi icd icd10 icd9 condition conditions disease diseases illness medical health allergy allergies medication medications symptom symptoms sjukdom krankheit treatment prescription comorbidity blood bloodtype bloodgroup sairaus sairaudet lääkitys läkemedel medikament medikamente maladie maladies disability behinderung",
+		subs: "diagnos icd10 medical medication allerg sjukdom krankheit healthcondition bloodtype bloodgroup bloodpressure blutgruppe blutdruck blodgrupp blodtryck veriryhmä verenpaine erkrankung sairau lääkitys läkemedel lakemedel medikament"},
+	LabelReligion:    {tokens: "religion religious faith belief beliefs denomination uskonto tro trossamfund trossamfunn konfession religión", subs: "religion uskonto konfession trosuppfattning trostillhörighet livsåskådning bekenntnis"},
 	LabelEthnicity:   {tokens: "ethnicity ethnic race etnicitet etnisk etnisitet etnisyys ethnie", subs: "ethnic etnici etnisk"},
-	LabelOrientation: {tokens: "orientation sexuality", subs: "sexualorientation sexuality sexualpref sexuellläggning"},
+	LabelOrientation: {tokens: "orientation sexuality orientierung", subs: "sexualorientation sexuality sexualpref sexuellläggning sexuelleorientierung orientationsexuelle seksuellorientering seksuelorientering seksuaalinensuuntautuminen"},
 	LabelPolitical:   {tokens: "political politics party parti puolue partei vote voting", subs: "political partyaffil puolue votingintention"},
 	LabelBiometric:   {tokens: "biometric biometrics fingerprint faceprint iris retina voiceprint palmprint", subs: "biometric fingerprint faceprint faceembedding facetemplate faceencoding facevector voiceprint irisscan iriscode retina"},
-	LabelTradeUnion:  {tokens: "union tradeunion unionmember unionmembership fackförening fackforening fack ammattiliitto fagforening fagforbund gewerkschaft syndicat sindicato", subs: "tradeunion unionmember fackförening fackforening ammattiliitto fagforening gewerkschaft syndicat"},
+	LabelTradeUnion:  {tokens: "union tradeunion unionmember unionmembership fackförening fackforening fack ammattiliitto fagforening fagforbund gewerkschaft syndicat sindicato fackförbund fackforbund", subs: "tradeunion unionmember fackförening fackforening fackförbund fackforbund ammattiliitto fagforening fagforbund gewerkschaft syndicat"},
 
-	LabelIdentifier: {tokens: "id uuid guid code no nr num number ref reference sku ean upc isbn gtin serial slug checksum digest sha sha1 sha256 md5 etag invoice order key", subs: "ordernumber orderno invoiceno invoicenumber"},
-	LabelMoney:      {tokens: "price amount cost total fee fees revenue salary wage balance subtotal tax vat discount payment charge belopp pris hinta summa betrag preis prix montant usd eur sek gbp nok dkk income spend budget profit", subs: "price amount belopp"},
-	LabelDatetime:   {tokens: "timestamp ts datetime time at updated created modified occurred logged", subs: "timestamp datetime"},
-	LabelDate:       {tokens: "date day dt datum päivämäärä paivamaara dato", subs: "date datum"},
-	LabelBoolean:    {tokens: "is has flag enabled disabled active verified confirmed deleted valid optin consent can should bool", subs: ""},
-	LabelCategory:   {tokens: "type status category kind level tier state segment group class channel source country region currency language lang", subs: ""},
-	LabelNumber:     {tokens: "count qty quantity score rating weight height size length width depth duration rank index seq cnt", subs: ""},
-	LabelFreeText:   {tokens: "comment comments note notes description desc message text body remarks feedback review summary content bio about kommentar beskrivning", subs: ""},
+	// Identifier words count as the head of the name only: order_id and
+	// code are identifiers, invoice_age_days and code_postal are not.
+	LabelIdentifier: {tokens: "id uuid guid code no nr num number ref reference sku ean upc isbn gtin imei serial slug checksum digest sha sha1 sha256 md5 etag invoice order key",
+		subs: "ordernumber orderno invoiceno invoicenumber nummer nr numero tunnus", head: true},
+	LabelMoney:    {tokens: "price amount cost total fee fees revenue salary wage balance subtotal tax vat discount payment charge belopp pris hinta summa betrag preis prix montant usd eur sek gbp nok dkk income spend budget profit", subs: "price amount belopp"},
+	LabelDatetime: {tokens: "timestamp ts datetime time at updated created modified occurred logged", subs: "timestamp datetime"},
+	LabelDate:     {tokens: "date day dt datum päivämäärä paivamaara dato", subs: "date datum"},
+	LabelBoolean:  {tokens: "is has flag enabled disabled active verified confirmed deleted valid optin consent can should bool", subs: ""},
+	LabelCategory: {tokens: "type status category kind level tier state segment group class channel source country region currency language lang", subs: ""},
+	LabelNumber: {tokens: "count qty quantity score rating weight height size length width depth duration rank index seq cnt " +
+		"days hours minutes seconds secs ms pct percent ratio rate kg cm mm km gb mb kb units", subs: ""},
+	LabelFreeText: {tokens: "comment comments note notes description desc message text body remarks feedback review summary content bio about kommentar beskrivning", subs: ""},
 }
 
 // modifierTokens turn a personal-data name into a name about that data:
@@ -65,6 +73,19 @@ prefix visible public hidden masked allowed source kind mode level score checked
 last4 lastfour brand network country hash hashed digest md5 sha1 sha256 sha encrypted tokenized
 pseudonymized anonymized group range bucket band bracket ext extension salt hint question algorithm algo
 version rotation rotated at known unknown present missing exists`)
+
+// flagPrefixes are modifiers that make a flag or a count wherever they
+// stand: is_email_verified, has_phone, count_emails, opt_in_sms.
+var flagPrefixes = setOf(`is has count cnt opt optin optout opted consent consented flag`)
+
+// compoundHints are name fragments that contain a modifier word but name the
+// data itself: a blood type is health data where a phone type is not a
+// phone number, and an ethnic group is an ethnicity where an age group is
+// no age.
+var compoundHints = map[string][]string{
+	LabelHealth:    {"bloodtype", "bloodgroup"},
+	LabelEthnicity: {"ethnicgroup", "ethnicitygroup", "racialgroup"},
+}
 
 // hashTokens turn a password name into a password-hash name.
 var hashTokens = setOf(`hash hashed digest crypt bcrypt scrypt argon argon2 sha sha1 sha256 sha512 md5 encrypted`)
@@ -173,6 +194,11 @@ func analyzeName(raw string) nameInfo {
 			ni.weakPersonName = true
 		}
 	}
+	// A name that is a person ("patient", "account_holder" is already
+	// strong) may hold their names or their ids: weak, like bare "name".
+	if personishTokens[ni.head()] && !nonPerson && !ni.hints[LabelPersonName] {
+		ni.weakPersonName = true
+	}
 	// Refinements of overlapping hints.
 	if ni.hints[LabelEmail] || ni.hints[LabelIP] {
 		delete(ni.hints, LabelStreet) // email_address, ip_address
@@ -222,15 +248,18 @@ func analyzeName(raw string) nameInfo {
 		ni.hints[LabelDatetime] = true
 	}
 	// Modifiers: the name is about personal data, not personal data itself.
-	modified := false
-	for _, t := range ni.tokens {
-		if modifierTokens[t] {
-			modified = true
+	// They follow the data word (email_verified, phone_type, age_group); a
+	// leading one is an adjective of the data (verified_email,
+	// known_conditions), except flag prefixes (is_, has_, count_).
+	var modifiers []string
+	for i, t := range ni.tokens {
+		if modifierTokens[t] && (i > 0 || flagPrefixes[t]) {
+			modifiers = append(modifiers, t)
 		}
 	}
-	if modified {
+	if len(modifiers) > 0 {
 		for l := range ni.hints {
-			if !isSensitiveLabel(l) {
+			if !isSensitiveLabel(l) || ni.modifiersAbsorbed(l, modifiers) {
 				continue
 			}
 			if l == LabelPasswordHash || (l == LabelPassword && ni.hints[LabelPasswordHash]) {
@@ -244,18 +273,59 @@ func analyzeName(raw string) nameInfo {
 	return ni
 }
 
-func matchHint(ni nameInfo, def hintDef) bool {
-	for _, t := range strings.Fields(def.tokens) {
-		if ni.tokenSet[t] {
-			return true
+// modifiersAbsorbed reports whether every modifier word is part of a
+// compound that names label l (blood_type, ethnic_group).
+func (ni nameInfo) modifiersAbsorbed(l string, modifiers []string) bool {
+	for _, m := range modifiers {
+		absorbed := false
+		for _, c := range compoundHints[l] {
+			if strings.Contains(c, m) && strings.Contains(ni.compact, c) {
+				absorbed = true
+			}
+		}
+		if !absorbed {
+			return false
 		}
 	}
-	for _, s := range strings.Fields(def.subs) {
-		if strings.Contains(ni.compact, s) {
+	return true
+}
+
+// membershipWords say a column records membership (party_member,
+// partimedlem, mitglied_partei).
+var membershipWords = []string{"member", "medlem", "mitglied", "jäsen", "jasen", "adhérent", "afiliado"}
+
+func (ni nameInfo) membership() bool {
+	for _, w := range membershipWords {
+		if strings.Contains(ni.compact, w) {
 			return true
 		}
 	}
 	return false
+}
+
+func matchHint(ni nameInfo, def hintDef) bool {
+	head := ni.head()
+	for _, t := range strings.Fields(def.tokens) {
+		if def.head && t == head || !def.head && ni.tokenSet[t] {
+			return true
+		}
+	}
+	for _, s := range strings.Fields(def.subs) {
+		if def.head && strings.HasSuffix(ni.compact, s) || !def.head && strings.Contains(ni.compact, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// head is the name's last word with a letter (id_11 → id).
+func (ni nameInfo) head() string {
+	for i := len(ni.tokens) - 1; i >= 0; i-- {
+		if hasLetter(ni.tokens[i]) {
+			return ni.tokens[i]
+		}
+	}
+	return ""
 }
 
 // family groups labels whose names are interchangeable for the purpose of
@@ -274,7 +344,8 @@ func family(label string) string {
 
 // relation says whether the column name agrees with label, conflicts with it,
 // or is neutral. Agreement: some hint is label's family. Conflict: no hint
-// agrees and some hint names sensitive data, an identifier, a boolean or money.
+// agrees and some hint names sensitive data, an identifier (except for
+// national ids, which are identifiers), a boolean or money.
 func (ni nameInfo) relation(label string) (agree, conflict bool, other string) {
 	fam := family(label)
 	for h := range ni.hints {
@@ -291,6 +362,9 @@ func (ni nameInfo) relation(label string) (agree, conflict bool, other string) {
 	}
 	best := ""
 	for h := range ni.hints {
+		if h == LabelIdentifier && fam == "national_id" {
+			continue // national ids are identifiers: customer_id holding personnummer
+		}
 		switch {
 		case isSensitiveLabel(h), h == LabelIdentifier, h == LabelBoolean, h == LabelMoney:
 			if best == "" || h < best { // deterministic

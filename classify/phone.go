@@ -1,6 +1,10 @@
 package classify
 
-import "github.com/nyaruka/phonenumbers"
+import (
+	"strings"
+
+	"github.com/nyaruka/phonenumbers"
+)
 
 // phoneValidator wraps libphonenumber, reusing one PhoneNumber value.
 type phoneValidator struct {
@@ -22,10 +26,16 @@ func (p *phoneValidator) validIntl(digits string) (string, bool) {
 	return phonenumbers.GetRegionCodeForNumber(&p.num), true
 }
 
-// validNational validates a nationally formatted number against each region
-// in turn and returns the first region it is valid for.
-func (p *phoneValidator) validNational(v string, regions []string) (string, bool) {
+// validNational validates a nationally formatted number (digits are its
+// digits) against each region in turn and returns the first region it is
+// valid for. Where the numbering plan has the trunk prefix 0 (SE, DE, GB, FR,
+// FI …) people write it, so a number without it is not that country's:
+// libphonenumber alone would accept 1234567-8 as a Swedish number.
+func (p *phoneValidator) validNational(v, digits string, regions []string) (string, bool) {
 	for _, r := range regions {
+		if digits[0] != '0' && phonenumbers.GetNddPrefixForRegion(r, true) == "0" {
+			continue
+		}
 		p.num.Reset()
 		if err := phonenumbers.ParseToNumber(v, r, &p.num); err != nil {
 			continue
@@ -41,6 +51,7 @@ func (p *phoneValidator) validNational(v string, regions []string) (string, bool
 // +CC / 00CC prefix first and then the default regions. It is the single-value
 // form of the column logic in detPhone.
 func validPhone(v string) bool {
+	v = stripPhoneDecorations(v)
 	d, form, ok := phoneShape(v)
 	if !ok {
 		return false
@@ -50,6 +61,41 @@ func validPhone(v string) bool {
 		_, ok = p.validIntl(d)
 		return ok
 	}
-	_, ok = p.validNational(v, defaultPhoneRegions)
+	_, ok = p.validNational(v, d, defaultPhoneRegions)
 	return ok
+}
+
+// phoneLabels are labels typed before a number ("Tel: 070-…").
+var phoneLabels = []string{"tel:", "tel.", "tel", "phone:", "mob:", "mob.", "mobile:", "cell:", "tlf:", "tlf.",
+	"puh:", "puh.", "fax:", "t:", "m:"}
+
+// phoneExtensions introduce an extension after the number ("… ext. 45").
+var phoneExtensions = []string{" ext. ", " ext.", " ext ", " extension ", " x", " #", " anknytning "}
+
+// stripPhoneDecorations removes a leading label and a trailing extension of
+// up to five digits, leaving the number itself.
+func stripPhoneDecorations(v string) string {
+	low := strings.ToLower(v)
+	if len(low) != len(v) {
+		return v // non-ASCII: byte offsets would not line up, and no label applies
+	}
+	for _, p := range phoneLabels {
+		// A label ends in punctuation or is followed by a space ("tel 070…").
+		rest, ok := strings.CutPrefix(low, p)
+		if ok && rest != "" && (strings.HasSuffix(p, ":") || strings.HasSuffix(p, ".") || rest[0] == ' ') {
+			v = strings.TrimSpace(v[len(p):])
+			low = strings.ToLower(v)
+			break
+		}
+	}
+	for _, e := range phoneExtensions {
+		i := strings.LastIndex(low, e)
+		if i <= 0 {
+			continue
+		}
+		if ext := strings.TrimSpace(low[i+len(e):]); len(ext) <= 5 && allDigits(ext) {
+			return strings.TrimSpace(v[:i])
+		}
+	}
+	return v
 }

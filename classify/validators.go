@@ -494,6 +494,31 @@ func emailAddress(v string) (string, bool) {
 	return v, isEmail(v)
 }
 
+// emailList reports whether v is an e-mail address or a short list of them
+// separated by semicolons or commas (cc fields, contact lists).
+func emailList(v string) bool {
+	if _, ok := emailAddress(v); ok {
+		return true
+	}
+	for _, sep := range []string{";", ","} {
+		parts := strings.Split(v, sep)
+		if len(parts) < 2 || len(parts) > 10 {
+			continue
+		}
+		all := true
+		for _, p := range parts {
+			if _, ok := emailAddress(strings.TrimSpace(p)); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
 const emailLocalSpecials = ".!#$%&'*+/=?^_`{|}~-"
 
 // isEmail is a pragmatic RFC 5321/5322 syntax check: a dot-atom local part of

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -344,6 +345,9 @@ func TestParseNumber(t *testing.T) {
 		{"1,234.56", 1234.56, 2, true}, {"1.234.567", 1234567, 0, true}, {"12,5", 12.5, 1, true},
 		{"1,234", 1234, 0, true}, {"1.2.3", 0, 0, false}, {"12a", 0, 0, false}, {"", 0, 0, false},
 		{"1.234,5", 1234.5, 1, true}, {"1'234.50", 1234.5, 2, true},
+		// Spaces separate thousands only in groups of three: phone numbers are no numbers.
+		{"1 234 567", 1234567, 0, true}, {"+91 98765 43210", 0, 0, false}, {"12 34", 0, 0, false},
+		{"070 123 45 67", 0, 0, false},
 	} {
 		f, dec, ok := parseNumber(tc.s)
 		if ok != tc.ok || ok && (math.Abs(f-tc.f) > 1e-9 || dec != tc.dec) {
@@ -392,6 +396,27 @@ func TestNameAnalysis(t *testing.T) {
 		{"fodselsnummer", LabelDateOfBirth, false},
 		{"date_of_birth", LabelDate, false},
 		{"api_key", LabelSecret, true},
+		// Modifiers follow the data word; a leading one describes the data.
+		{"verified_email", LabelEmail, true},
+		{"is_email_verified", LabelEmail, false},
+		{"known_conditions", LabelHealth, true},
+		{"age_group", LabelAge, false},
+		// Compounds that contain a modifier word name the data itself.
+		{"blood_type", LabelHealth, true},
+		{"ethnic_group", LabelEthnicity, true},
+		// Identifier words count at the head of the name only.
+		{"customer_id", LabelIdentifier, true},
+		{"id_11", LabelIdentifier, true},
+		{"kundnummer", LabelIdentifier, true},
+		{"invoice_age_days", LabelIdentifier, false},
+		{"code_postal", LabelIdentifier, false},
+		{"code_postal", LabelPostalCode, true},
+		// More languages.
+		{"geb_datum", LabelDateOfBirth, true},
+		{"fackförbund", LabelTradeUnion, true},
+		{"sexuelle_Orientierung", LabelOrientation, true},
+		{"Vorerkrankungen", LabelHealth, true},
+		{"trosuppfattning", LabelReligion, true},
 	} {
 		if got := analyzeName(tc.name).hints[tc.label]; got != tc.want {
 			t.Errorf("analyzeName(%q) hint %s = %v, want %v", tc.name, tc.label, got, tc.want)
@@ -399,6 +424,19 @@ func TestNameAnalysis(t *testing.T) {
 	}
 	if !analyzeName("name").weakPersonName || analyzeName("product_name").weakPersonName || analyzeName("company_name").hints[LabelPersonName] {
 		t.Error("bare 'name' should be a weak person-name hint; product/company names none")
+	}
+	if !analyzeName("holder").weakPersonName || !analyzeName("patient").weakPersonName || analyzeName("customer_id").weakPersonName {
+		t.Error("a person word as the head of the name should be a weak person-name hint")
+	}
+	if !analyzeName("party_member").membership() || analyzeName("third_party").membership() {
+		t.Error("membership words")
+	}
+	// National ids are identifiers: an identifier name does not conflict.
+	if _, conflict, _ := analyzeName("customer_id").relation(LabelSEPnr); conflict {
+		t.Error("customer_id should not conflict with a personnummer")
+	}
+	if _, conflict, _ := analyzeName("customer_id").relation(LabelEmail); !conflict {
+		t.Error("customer_id should conflict with e-mail addresses")
 	}
 }
 
@@ -413,5 +451,169 @@ func TestWilson(t *testing.T) {
 		if got := wilsonLower(tc.p, tc.n); math.Abs(got-tc.want) > 0.002 {
 			t.Errorf("wilsonLower(%v, %d) = %.4f, want %.3f", tc.p, tc.n, got, tc.want)
 		}
+	}
+}
+
+func TestWholeNumber(t *testing.T) {
+	for _, tc := range []struct {
+		s  string
+		n  int64
+		ok bool
+	}{
+		{"34", 34, true}, {"34.0", 34, true}, {"34.00", 34, true}, {"34.5", 0, false}, {"34.000", 0, false}, {".0", 0, false}, {"x", 0, false},
+	} {
+		if n, ok := wholeNumber(tc.s); ok != tc.ok || n != tc.n {
+			t.Errorf("wholeNumber(%q) = %d, %v; want %d, %v", tc.s, n, ok, tc.n, tc.ok)
+		}
+	}
+}
+
+func TestPhoneDecorationsAndShapes(t *testing.T) {
+	for in, want := range map[string]string{
+		"Tel: 070-123 45 67":      "070-123 45 67",
+		"tel 070-123 45 67":       "070-123 45 67",
+		"+1 212-555-0123 ext. 45": "+1 212-555-0123",
+		"(212) 555-0123 x1234":    "(212) 555-0123",
+		"020 7946 0018 #22":       "020 7946 0018",
+		"telefon 070":             "telefon 070", // not a label: "tel" must stand alone
+		"+46 70 123 45 67":        "+46 70 123 45 67",
+	} {
+		if got := stripPhoneDecorations(in); got != want {
+			t.Errorf("stripPhoneDecorations(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, v := range []string{"06.12.34.56.78", "212.555.0123", "Mob: 0701234567", "+44 20 7946 0018 ext 12"} {
+		if !validPhone(v) {
+			t.Errorf("validPhone(%q) = false", v)
+		}
+	}
+	// A number without the trunk prefix its country writes is not that
+	// country's; a lone check digit after a dash is a business id; dots as
+	// thousands separators make a number.
+	for _, v := range []string{"1234567-8", "0123456-7", "8123456", "1.234.567", "123.456"} {
+		if validPhone(v) {
+			t.Errorf("validPhone(%q) = true", v)
+		}
+	}
+}
+
+func TestEmailList(t *testing.T) {
+	for _, v := range []string{"anna@example.se", "anna@example.se; erik@example.se", "a.b@firma.fi,c.d@firma.fi", "Anna <anna@example.se>"} {
+		if !emailList(v) {
+			t.Errorf("emailList(%q) = false", v)
+		}
+	}
+	for _, v := range []string{"anna@example.se; n/a", "Please contact anna@example.se, thanks", "anna@example,se", ";"} {
+		if emailList(v) {
+			t.Errorf("emailList(%q) = true", v)
+		}
+	}
+}
+
+func TestExcelSerialDate(t *testing.T) {
+	if d, ok := excelSerialDate("31120"); !ok || d.Format("2006-01-02") != "1985-03-14" {
+		t.Errorf("excelSerialDate(31120) = %v, %v; want 1985-03-14", d, ok)
+	}
+	for _, v := range []string{"1985", "3652", "80001", "31120.5", "abc"} {
+		if _, ok := excelSerialDate(v); ok {
+			t.Errorf("excelSerialDate(%q) accepted; years and non-integers are no serials", v)
+		}
+	}
+}
+
+func TestCoordinates(t *testing.T) {
+	for _, v := range []string{`59°19'46.1"N 18°04'07.3"E`, "59° 19′ 46″ N, 18° 4′ 7″ E", "33°52'S 151°12'E", "40°N 74°W"} {
+		if !dmsPair(v) {
+			t.Errorf("dmsPair(%q) = false", v)
+		}
+	}
+	for _, v := range []string{"59.3293, 18.0686", `59°19'46"N`, `95°00'00"N 18°00'00"E`, `59°75'00"N 18°00'00"E`, "North 5"} {
+		if dmsPair(v) {
+			t.Errorf("dmsPair(%q) = true", v)
+		}
+	}
+	if decimalComma("59,3293") != "59.3293" || decimalComma("59.3,29") != "59.3,29" || decimalComma("1,2,3") != "1,2,3" {
+		t.Error("decimalComma should turn a single decimal comma, and only that, into a point")
+	}
+	// Pairs without a location name need four decimals.
+	if geoPair("21.437, 45.112", 4) || !geoPair("59.32931, 18.06858", 4) {
+		t.Error("geoPair precision gate")
+	}
+}
+
+func TestStreetForms(t *testing.T) {
+	for _, v := range []string{"Am Markt 3", "Unter den Linden 77", "An der Alster 12a", "Op de Berg 4", "Storg. 5", "Sveav. 12"} {
+		if !isStreetAddress(v) {
+			t.Errorf("isStreetAddress(%q) = false", v)
+		}
+	}
+	for _, v := range []string{"In 2023 we sold 5", "Am 3", "am markt", "Ring the bell twice and wait"} {
+		if isStreetAddress(v) {
+			t.Errorf("isStreetAddress(%q) = true", v)
+		}
+	}
+}
+
+func TestHealthValues(t *testing.T) {
+	for _, v := range []string{"a+", "ab neg", "o rh-", "0+", "b", "ab positive"} {
+		if !isBloodType(v) {
+			t.Errorf("isBloodType(%q) = false", v)
+		}
+	}
+	for _, v := range []string{"c+", "abo", "a++", ""} {
+		if isBloodType(v) {
+			t.Errorf("isBloodType(%q) = true", v)
+		}
+	}
+	for _, v := range []string{"120/80", "135 / 85 mmhg", "95/60"} {
+		if !isBloodPressure(v) {
+			t.Errorf("isBloodPressure(%q) = false", v)
+		}
+	}
+	for _, v := range []string{"80/120", "1/2", "2023/24", "120-80"} {
+		if isBloodPressure(v) {
+			t.Errorf("isBloodPressure(%q) = true", v)
+		}
+	}
+	for _, v := range []string{"metformin 500 mg", "atorvastatin", "lisinopril 10mg", "levothyroxine 50 mcg", "salbutamol inhaler", "vitamin d 20 µg"} {
+		if !isMedication(v) {
+			t.Errorf("isMedication(%q) = false", v)
+		}
+	}
+	for _, v := range []string{"none", "500 grams of flour", "statin", "mg"} {
+		if isMedication(v) {
+			t.Errorf("isMedication(%q) = true", v)
+		}
+	}
+	for _, tc := range []struct {
+		v        string
+		contains bool
+		want     string
+	}{
+		{"type 2 diabetes", false, "type 2 diabetes"},
+		{"diabetes mellitus typ 2", true, "diabetes mellitus"},
+		{"asian or asian british - indian", true, "asian british"}, // the longest term
+		{"white - british", false, ""},
+		{"white - british", true, "white"},
+	} {
+		vocab := healthVocab
+		if strings.HasPrefix(tc.v, "asian") || strings.HasPrefix(tc.v, "white") {
+			vocab = ethnicityVocab
+		}
+		if got := vocabTerm(vocab, tc.v, tc.contains); got != tc.want {
+			t.Errorf("vocabTerm(%q, %v) = %q, want %q", tc.v, tc.contains, got, tc.want)
+		}
+	}
+}
+
+func TestBirthDateSpread(t *testing.T) {
+	if !birthDateSpread(10, 2, 1) {
+		t.Error("too few dates to judge should pass")
+	}
+	if !birthDateSpread(200, 31, 60) {
+		t.Error("real birth dates should pass")
+	}
+	if birthDateSpread(200, 3, 31) {
+		t.Error("YYMMDD batch numbers read as DDMMYY put every day on two or three values")
 	}
 }

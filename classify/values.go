@@ -23,6 +23,9 @@ var dateLayouts = []string{
 	"2006-01-02", "2006/01/02", "2006.01.02", "02/01/2006", "01/02/2006", "02.01.2006", "2.1.2006",
 	"02-01-2006", "2006-1-2", "1/2/2006", "Jan 2, 2006", "January 2, 2006", "2 Jan 2006",
 	"2 January 2006", "Jan 2 2006", "02-Jan-2006", "2. January 2006",
+	// Two-digit years (German and Nordic, US, British short forms); see
+	// shortYear for birth dates.
+	"02.01.06", "01/02/06", "02/01/06", "1/2/06",
 }
 
 var dateTimeLayouts = []string{
@@ -127,9 +130,17 @@ func (p *timeParser) parse(v string) (time.Time, timeKind) {
 	return time.Time{}, notTime
 }
 
-// kind treats a timestamp at exactly midnight without zone as a date.
+// kind treats a timestamp at exactly midnight, without zone or in UTC, as a
+// date: that is how databases and JSON serialisers export DATE values
+// (1985-03-12 00:00:00, 1985-03-12T00:00:00Z).
 func (p *timeParser) kind(v string, k timeKind) timeKind {
-	if k == kindDateTime && (strings.HasSuffix(v, " 00:00:00") || strings.HasSuffix(v, "T00:00:00")) {
+	if k != kindDateTime {
+		return k
+	}
+	for _, utc := range []string{"Z", ".000Z", "+00:00", "+0000", ".000"} {
+		v = strings.TrimSuffix(v, utc)
+	}
+	if strings.HasSuffix(v, " 00:00:00") || strings.HasSuffix(v, "T00:00:00") {
 		return kindDate
 	}
 	return k
@@ -159,7 +170,7 @@ func looksLikeDateShape(v string) bool {
 // thousands separators (space, NBSP, apostrophe, comma or dot) and a decimal
 // point or comma. decimals is the number of fraction digits.
 func parseNumber(s string) (f float64, decimals int, ok bool) {
-	if s == "" || len(s) > 40 {
+	if s == "" || len(s) > 40 || !spaceGroupsOK(s) {
 		return 0, 0, false
 	}
 	var b strings.Builder
@@ -238,6 +249,32 @@ func parseNumber(s string) (f float64, decimals int, ok bool) {
 	return f, decimals, true
 }
 
+func isSpaceSeparator(r rune) bool {
+	return r == ' ' || r == '\u00a0' || r == '\u202f' || r == '\'' || r == '_'
+}
+
+// spaceGroupsOK checks that spaces, apostrophes and underscores, which
+// parseNumber takes for thousands separators, split the integer part into
+// groups of three after a first group of one to three digits (1 234 567,
+// 1'234.50), so that a phone number such as +91 98765 43210 is no number.
+func spaceGroupsOK(s string) bool {
+	if !strings.ContainsFunc(s, isSpaceSeparator) {
+		return true
+	}
+	parts := strings.FieldsFunc(strings.TrimLeft(s, "+-"), isSpaceSeparator)
+	for i, p := range parts {
+		if i == len(parts)-1 {
+			if j := strings.IndexAny(p, ".,"); j >= 0 {
+				p = p[:j] // the decimals
+			}
+		}
+		if i == 0 && (len(p) < 1 || len(p) > 3) || i > 0 && len(p) != 3 {
+			return false
+		}
+	}
+	return true
+}
+
 // thousandsGroupsOK checks that '.' or ',' used as thousands separators
 // split the integer part into groups of exactly three digits after the first
 // (1.234.567 yes, 1.2.3 no).
@@ -269,6 +306,20 @@ func parseInt(s string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
+}
+
+// wholeNumber parses an integer, also when written as a float with a zero
+// fraction ("34.0"), as spreadsheets and dataframes export integer columns
+// that have gaps.
+func wholeNumber(s string) (int64, bool) {
+	if n, ok := parseInt(s); ok {
+		return n, true
+	}
+	i := strings.IndexByte(s, '.')
+	if i <= 0 || len(s)-i-1 > 2 || strings.Trim(s[i+1:], "0") != "" {
+		return 0, false
+	}
+	return parseInt(s[:i])
 }
 
 // stripCurrency removes a currency symbol or ISO code at either end of v and

@@ -99,6 +99,7 @@ var genderVocab = map[string]string{
 	"m": "male", "male": "male", "man": "male", "men": "male", "mann": "male", "mand": "male", "mies": "male",
 	"männlich": "male", "maennlich": "male", "homme": "male", "hombre": "male", "masculino": "male",
 	"masculine": "male", "masculin": "male", "boy": "male", "herr": "male", "mr": "male", "hane": "male",
+	"h": "male", // homme, hombre
 	"f": "female", "female": "female", "woman": "female", "women": "female", "w": "female", "kvinna": "female",
 	"kvinne": "female", "kvinde": "female", "nainen": "female", "weiblich": "female", "frau": "female",
 	"femme": "female", "mujer": "female", "femenino": "female", "feminine": "female", "féminin": "female",
@@ -109,6 +110,10 @@ var genderVocab = map[string]string{
 	"unknown": "unknown", "u": "unknown", "prefer not to say": "unknown", "okänd": "unknown",
 	"unspecified": "unknown", "not specified": "unknown", "ei tiedossa": "unknown",
 }
+
+// iso5218 are the ISO/IEC 5218 codes of sex: 0 not known, 1 male, 2 female,
+// 9 not applicable.
+var iso5218 = map[string]string{"0": "unknown", "1": "male", "2": "female", "9": "unknown"}
 
 // booleanVocab maps boolean spellings to true/false.
 var booleanVocab = map[string]bool{
@@ -124,7 +129,10 @@ jewish judaism hindu hinduism buddhist buddhism sikh sikhism jain bahai bahá'í
 pagan spiritual kristen katolik judisk ateist agnostiker muslimsk svenska_kyrkan church_of_sweden
 luterilainen ortodoksi kristitty muslimi juutalainen ateisti evankelis-luterilainen evangelisch katholisch
 römisch-katholisch muslimisch jüdisch konfessionslos christlich chrétien catholique musulman juif athée
-folkekirken den_norske_kirke islamic`)
+folkekirken den_norske_kirke islamic ortodox ortodoksinen katolsk katolsk_kirke muslimsk_tro buddhist
+protestantisch orthodoxe bouddhiste hindou sikhe athéisme agnostique latter-day_saints quaker
+evangelisch-lutherisch freikirchlich alevitisch church_of_england c_of_e church_of_scotland church_of_ireland
+humanist humanism unitarian seventh-day_adventist adventist presbyterian episcopalian zoroastrian rastafarian`)
 
 var ethnicityVocab = setOf(`white black asian hispanic latino latina latinx caucasian african_american
 black_or_african_american african caribbean pacific_islander native_hawaiian native_american american_indian
@@ -132,11 +140,13 @@ alaska_native american_indian_or_alaska_native native_hawaiian_or_other_pacific_
 mixed multiracial two_or_more_races south_asian east_asian southeast_asian indian pakistani bangladeshi
 chinese white_british white_irish white_other black_british black_african black_caribbean roma sami sámi
 hispanic_or_latino not_hispanic_or_latino north_african mixed_race indigenous aboriginal first_nations
-inuit métis maori`)
+inuit métis maori white_and_asian white_and_black_caribbean white_and_black_african any_other_white_background
+mixed_ethnic_group asian_british black_british arab_or_middle_eastern latin_american gypsy irish_traveller`)
 
 var orientationVocab = setOf(`heterosexual straight homosexual gay lesbian bisexual asexual pansexual queer
 questioning gay_or_lesbian lgbt lgbtq lgbtq+ heterosexuell homosexuell bisexuell heteroseksuaali
-homoseksuaali biseksuaali hétérosexuel homosexuel bisexuel heteroseksuell homoseksuell biseksuell`)
+homoseksuaali biseksuaali hétérosexuel homosexuel bisexuel heteroseksuell homoseksuell biseksuell
+asexuell pansexuell queer_person aseksuaali panseksuaali hétérosexuelle homosexuelle bisexuelle`)
 
 var politicalVocab = setOf(`democrat democratic democratic_party republican republican_party independent
 conservative conservatives liberal liberals labour labor green greens green_party socialist social_democrat
@@ -147,7 +157,11 @@ kristdemokraterna miljöpartiet kokoomus sdp perussuomalaiset keskusta vihreät 
 høyre arbeiderpartiet frp fremskrittspartiet senterpartiet sosialistisk_venstreparti venstre
 socialdemokratiet dansk_folkeparti det_konservative_folkeparti enhedslisten cdu csu spd afd fdp grüne
 die_grünen die_linke bsw tory tories lib_dem lib_dems liberal_democrats snp plaid_cymru reform_uk ukip
-renaissance rassemblement_national les_républicains la_france_insoumise`)
+renaissance rassemblement_national les_républicains la_france_insoumise liberal_democrat
+conservative_party labour_party scottish_national_party green_party_of_england_and_wales sinn_féin dup
+kd mp sd centern vänstern socialdemokratene kristelig_folkeparti rødt miljøpartiet_de_grønne
+radikale_venstre sf socialistisk_folkeparti liberal_alliance moderaterne bündnis_90/die_grünen
+freie_wähler vasemmisto perussuomalainen vihreä_liitto kristillisdemokraatit liike_nyt`)
 
 var healthVocab = setOf(`diabetes type_1_diabetes type_2_diabetes asthma hypertension depression anxiety
 cancer breast_cancer lung_cancer covid-19 covid copd migraine epilepsy arthritis rheumatoid_arthritis
@@ -156,15 +170,48 @@ alzheimers parkinson's parkinsons stroke heart_failure coronary_artery_disease i
 bronchitis allergy eczema psoriasis bipolar_disorder schizophrenia ptsd multiple_sclerosis celiac_disease
 crohn's_disease ulcerative_colitis chronic_kidney_disease anemia hypothyroidism hyperthyroidism
 tuberculosis lupus fibromyalgia insomnia osteoporosis glaucoma cataract gout sleep_apnea pregnancy
-diabetes_mellitus high_blood_pressure atrial_fibrillation angina back_pain
-astma diabetes_typ_2 högt_blodtryck depressio verenpainetauti masennus diabetes_typ_1 bluthochdruck`)
+diabetes_mellitus high_blood_pressure atrial_fibrillation angina back_pain coeliac_disease heart_disease
+kidney_disease chronic_pain long_covid disability hearing_loss visual_impairment high_cholesterol
+hypercholesterolemia ibs irritable_bowel_syndrome sciatica heart_murmur underactive_thyroid overactive_thyroid
+bad_back back_problems chronic_fatigue endometriosis pcos sickle_cell thalassemia kidney_stones gallstones
+tinnitus vertigo macular_degeneration dyslexia cerebral_palsy down_syndrome hiv_positive angina_pectoris
+heart_attack myocardial_infarction arrhythmia cholesterol reflux gerd acid_reflux
+headache fever cough chest_pain shortness_of_breath fatigue dizziness sore_throat nausea vomiting rash
+diarrhoea diarrhea abdominal_pain stomach_ache joint_pain palpitations swelling numbness insomnia
+huvudvärk feber hosta illamående yrsel trötthet kopfschmerzen fieber husten übelkeit schwindel
+päänsärky kuume yskä pahoinvointi huimaus väsymys
+astma diabetes_typ_2 högt_blodtryck depressio verenpainetauti masennus diabetes_typ_1 bluthochdruck
+kol migrän epilepsi reumatism hjärtsvikt cancer demens ångest utmattningssyndrom
+migräne herzinsuffizienz arthrose rheuma demenz angststörung krebs schlaganfall
+migreeni sepelvaltimotauti astma diabetes syöpä muistisairaus ahdistus reuma
+hypertension_artérielle diabète asthme dépression cancer_du_sein
+peanut peanuts tree_nuts nuts penicillin pollen lactose lactose_intolerance gluten shellfish latex eggs
+egg milk soy sulfa sulfonamides bee_stings wasp_stings dust_mites cat_dander fish wheat sesame hay_fever
+nötter jordnötter pollenallergi laktos pähkinä siitepöly laktoosi nüsse erdnüsse laktoseintoleranz`)
+
+// drugNames are frequently prescribed medicines whose names carry no INN
+// stem (see drugStems).
+var drugNames = setOf(`paracetamol acetaminophen aspirin salbutamol albuterol insulin warfarin metformin
+levothyroxine morphine codeine tramadol ibuprofen naproxen diclofenac amoxicillin furosemide prednisolone
+prednisone citalopram sertraline escitalopram fluoxetine gabapentin pregabalin allopurinol clopidogrel
+apixaban rivaroxaban digoxin lithium methotrexate hydrochlorothiazide ventolin alvedon ipren panodil`)
+
+// drugStems are WHO INN stems that name a drug class (atorvastatin,
+// lisinopril, losartan, metoprolol, omeprazole …).
+var drugStems = []string{"statin", "pril", "sartan", "olol", "prazole", "dipine", "cillin", "mycin", "floxacin",
+	"cycline", "tidine", "gliptin", "gliflozin", "glutide", "xetine", "oxetine", "azepam", "zolam", "profen",
+	"parin", "mab", "tinib", "vir", "semide", "thiazide", "sone", "olone", "terol", "tropium", "triptan", "setron"}
 
 // unionHints are substrings typical of trade union names.
 var unionNameParts = []string{"union", "förbund", "forbund", "liitto", "gewerkschaft", "syndicat",
 	"sindicato", "kommunal", "metall", "ver.di", "verdi", "unite", "unison", "teamsters", "seiu", "afl-cio",
 	"saco", "tco", "akava", "jhl", "tehy", "jyty", "pam", "stty", "sif", "3f", "dansk metal", "fnv", "cgt",
 	"cfdt", "ccoo", "ugt", "gmb", "nea", "aft", "fackförening", "ammattiliitto", "fagforening", "vision",
-	"lärarförbundet", "ig bce", "lo"}
+	"lärarförbundet", "ig bce", "lo", "handels", "seko", "byggnads", "ssr", "st", "gs", "transport",
+	"ig metall", "gew", "ngg", "evg", "gdp", "ig bau", "dbb", "rmt", "neu", "usdaw", "pcs", "cwu", "rcn",
+	"bma", "ucu", "uaw", "afscme", "ufcw", "ibew", "teollisuusliitto", "sak", "sttk", "oaj", "erto",
+	"fagforbundet", "fellesforbundet", "handel og kontor", "utdanningsforbundet", "nsf", "ys", "unio",
+	"hk", "foa", "bupl", "dlf", "cgil", "cisl", "uil", "fo", "cfe-cgc", "solidarność", "solidarnosc"}
 
 // streetWords are whole tokens that mark a street in an address.
 var streetWords = setOf(`street st str road rd avenue ave av boulevard blvd lane ln drive dr court ct
@@ -178,7 +225,8 @@ platz ring damm ufer chaussee steig pfad postbox postboks`)
 var streetSuffixes = []string{"gatan", "gata", "vägen", "vagen", "väg", "gränd", "torget", "stigen",
 	"backen", "allén", "veien", "vegen", "gaten", "gate", "katu", "tie", "kuja", "polku", "gade", "vej",
 	"vænget", "straße", "strasse", "str.", "gasse", "platz", "allee", "weg", "straat", "laan", "gracht",
-	"plein", "kade", "steig", "road", "street"}
+	"plein", "kade", "steig", "road", "street",
+	"g.", "v."} // Swedish abbreviations: Storg. 5, Sveav. 12
 
 // currencyTokens are symbols and ISO 4217 codes accepted around money amounts.
 var currencyTokens = []string{"US$", "A$", "C$", "NZ$", "HK$", "$", "€", "£", "¥", "₹", "₽", "₩", "₺", "₪",
