@@ -9,11 +9,13 @@ TEST_FLAGS       ?= -race -count=1 -timeout 30m
 
 export DQS_TEMPORAL_CLI := $(TEMPORAL)
 
-.PHONY: help build run test vet bench bench-small bench-go temporal-cli clean
+.PHONY: help build run test vet eval bench bench-small bench-go temporal-cli clean
 
 help:
 	@echo "make run           start Temporal (with its Web UI) and DQS (API + worker) on this machine"
 	@echo "make test          vet and run every test (unit, workflow, integration)"
+	@echo "make eval          classification (P/R/F1, false positives, calibration) and CSV dialect detection"
+	@echo "                   on the labelled corpora in evaluation/; fails when a target is missed"
 	@echo "make bench         profile 3M generated rows as CSV, JSON Lines and Parquet: MB/s and peak RSS"
 	@echo "                   (the first run generates ~1.9 GB into $(HOME)/.cache/dqs/bench, once)"
 	@echo "make bench-small   the same with 200,000 rows, for a quick check"
@@ -40,6 +42,11 @@ vet:
 
 test: temporal-cli vet
 	$(GO) test $(TEST_FLAGS) ./...
+
+# Accuracy of the engine on the committed, labelled corpora (see
+# cmd/dqs-eval); `go run ./cmd/dqs-eval -regenerate` rewrites them.
+eval:
+	$(GO) run ./cmd/dqs-eval
 
 # End-to-end throughput and peak RSS of `dqs profile` (cmd/dqs-bench). The
 # first run generates 3,000,000 rows once into ~/.cache/dqs/bench (CSV

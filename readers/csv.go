@@ -100,6 +100,9 @@ func (r *csvReader) Close() error      { return nil }
 func (r *csvReader) text(b []byte) string {
 	if r.utf8 && !utf8.Valid(b) {
 		if out, err := charmap.Windows1252.NewDecoder().Bytes(b); err == nil {
+			// The sample looked like UTF-8 but the file is not: its first
+			// non-ASCII text came after the sniffed window.
+			r.dialect.Encoding = EncodingWindows1252
 			return string(out)
 		}
 		return strings.ToValidUTF8(string(b), "\uFFFD")
