@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"sync/atomic"
 
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/profile"
@@ -92,53 +90,6 @@ func Run(ctx context.Context, f readers.File, name string, size int64, progress 
 	return res, nil
 }
 
-// scan is the state of one pass over a file.
-type scan struct {
-	reader   readers.Reader
-	profiler *profile.Profiler
-	counter  *countingFile
-	rows     int64
-	rowBytes int64 // text length of the rows read, delimiters included (limited scans only)
-	eof      bool
-}
-
-// scanFile opens f and profiles up to limit rows (all when negative),
-// calling after, when given, after each row; an error from after stops
-// the scan. The reader is closed when scanFile returns.
-func scanFile(f readers.File, name string, limit int64, after func(*scan) error) (*scan, error) {
-	s := &scan{counter: &countingFile{File: f}}
-	r, err := readers.Open(s.counter, name, readers.Options{})
-	if err != nil {
-		return nil, badInput(err)
-	}
-	defer r.Close()
-	s.reader = r
-	s.profiler = profile.New(r.Columns(), profile.Options{})
-	for limit < 0 || s.rows < limit {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			s.eof = true
-			break
-		}
-		if err != nil {
-			return nil, badInput(err)
-		}
-		s.profiler.Add(rec.Values, rec.Null)
-		s.rows++
-		if limit >= 0 { // only a prescan estimates rows from row lengths
-			for _, v := range rec.Values {
-				s.rowBytes += int64(len(v)) + 1
-			}
-		}
-		if after != nil {
-			if err := after(s); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return s, nil
-}
-
 func badInput(err error) error {
 	if errors.Is(err, readers.ErrMalformed) || errors.Is(err, readers.ErrUnsupported) {
 		return fmt.Errorf("%w: %w", ErrBadInput, err)
@@ -156,16 +107,17 @@ func fraction(read, size int64) float64 {
 // countingFile counts the bytes read through it (for progress).
 type countingFile struct {
 	readers.File
-	read atomic.Int64 // written by the reading goroutine, read for progress
+	read int64
 }
 
 func (c *countingFile) Read(p []byte) (int, error) {
 	n, err := c.File.Read(p)
-	c.read.Add(int64(n))
+	c.read += int64(n)
 	return n, err
 }
 
-func (c *countingFile) bytesRead() int64 { return c.read.Load() }
+// bytesRead is called by the goroutine that reads through c.
+func (c *countingFile) bytesRead() int64 { return c.read }
 
 // maskPersonal masks the raw values a profile shows of a personal column.
 func maskPersonal(c *profile.Column) {

@@ -1,7 +1,11 @@
 package analysis
 
 import (
+	"errors"
+	"io"
+
 	"github.com/dqs/dqs/classify"
+	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/readers"
 )
 
@@ -30,7 +34,7 @@ type PrescanResult struct {
 // Prescan reads the first PrescanRows rows of f and classifies its columns.
 // The row estimate scales the rows read by the share of the file they used.
 func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
-	sc, err := scanFile(f, name, PrescanRows, nil)
+	sc, err := scanHead(f, name, PrescanRows)
 	if err != nil {
 		return nil, err
 	}
@@ -58,4 +62,43 @@ func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
 		}
 	}
 	return out, nil
+}
+
+// headScan is what reading the head of a file gathered.
+type headScan struct {
+	reader   readers.Reader
+	profiler *profile.Profiler
+	counter  *countingFile
+	rows     int64
+	rowBytes int64 // text length of the rows read, delimiters included
+	eof      bool
+}
+
+// scanHead opens f and profiles its first limit rows, row by row. The
+// reader is closed when scanHead returns.
+func scanHead(f readers.File, name string, limit int64) (*headScan, error) {
+	s := &headScan{counter: &countingFile{File: f}}
+	r, err := readers.Open(s.counter, name, readers.Options{})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	defer r.Close()
+	s.reader = r
+	s.profiler = profile.New(r.Columns(), profile.Options{})
+	for s.rows < limit {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			s.eof = true
+			break
+		}
+		if err != nil {
+			return nil, badInput(err)
+		}
+		s.profiler.Add(rec.Values, rec.Null)
+		s.rows++
+		for _, v := range rec.Values {
+			s.rowBytes += int64(len(v)) + 1
+		}
+	}
+	return s, nil
 }

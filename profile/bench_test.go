@@ -40,25 +40,28 @@ func BenchmarkAdd(b *testing.B) {
 	}
 }
 
-// BenchmarkProfileBatches profiles the same rows the way the engine does:
-// a Profiler per batch of 32,768 rows, merged in order into the total.
-func BenchmarkProfileBatches(b *testing.B) {
+// BenchmarkAddColumns profiles the same rows the way the engine does:
+// batches of 32,768 rows, column by column (AddColumn), then the rows'
+// hashes (AddRows), on one goroutine.
+func BenchmarkAddColumns(b *testing.B) {
 	tb := benchTable()
 	const batch = 32 << 10
+	hashes := make([][]uint64, len(benchColumns))
+	for i := range hashes {
+		hashes[i] = make([]uint64, batch)
+	}
 	b.SetBytes(tb.bytes)
 	b.ReportAllocs()
 	for b.Loop() {
-		total := New(benchColumns, Options{})
+		p := New(benchColumns, Options{Seed: 1})
 		for lo := 0; lo < len(tb.rows); lo += batch {
-			p := New(benchColumns, Options{Seed: int64(lo)})
-			for i := lo; i < min(lo+batch, len(tb.rows)); i++ {
-				p.Add(tb.rows[i], tb.nulls[i])
+			n := min(batch, len(tb.rows)-lo)
+			for i := range benchColumns {
+				p.AddColumn(i, n, func(r int) (string, bool) { return tb.rows[lo+r][i], tb.nulls[lo+r][i] }, hashes[i])
 			}
-			if err := total.Merge(p); err != nil {
-				b.Fatal(err)
-			}
+			p.AddRows(n, hashes)
 		}
-		_ = total.Result()
+		_ = p.Result()
 	}
 	b.ReportMetric(float64(len(tb.rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }

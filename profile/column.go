@@ -54,6 +54,19 @@ func (c *column) init(name string, distinctLimit int, opt Options, stream uint64
 	c.sample = newReservoir(opt.SampleSize, sampleKeyBytes, opt.Seed, stream)
 }
 
+// addCell profiles one cell and returns its hash, which chains into the
+// row's hash for duplicate detection.
+func (c *column) addCell(v string, null bool) uint64 {
+	if null {
+		c.count++
+		c.nulls++
+		return nullHash
+	}
+	h := metro.Hash64Str(v, hashSeed)
+	c.add(v, h)
+	return h
+}
+
 // add profiles one non-null value v whose hash is h.
 func (c *column) add(v string, h uint64) {
 	c.count++

@@ -9,7 +9,6 @@ import (
 	"github.com/DataDog/sketches-go/ddsketch/mapping"
 	"github.com/DataDog/sketches-go/ddsketch/store"
 	"github.com/axiomhq/hyperloglog"
-	metro "github.com/dgryski/go-metro"
 )
 
 // Options tunes a Profiler. Zero values take the defaults.
@@ -170,17 +169,12 @@ func (p *Profiler) Add(values []string, null []bool) {
 	p.rows++
 	rh := uint64(hashSeed)
 	for i := range p.cols {
-		c := &p.cols[i]
-		if i >= len(values) || (i < len(null) && null[i]) {
-			c.count++
-			c.nulls++
-			rh = mix(rh ^ nullHash)
-			continue
+		isNull := i >= len(values) || (i < len(null) && null[i])
+		v := ""
+		if !isNull {
+			v = values[i]
 		}
-		v := values[i]
-		h := metro.Hash64Str(v, hashSeed)
-		rh = mix(rh ^ h)
-		c.add(v, h)
+		rh = mix(rh ^ p.cols[i].addCell(v, isNull))
 	}
 	p.addRow(rh)
 }
@@ -197,16 +191,7 @@ func (p *Profiler) Columns() int { return len(p.cols) }
 func (p *Profiler) AddColumn(i, n int, cell func(r int) (v string, null bool), hashes []uint64) {
 	c := &p.cols[i]
 	for r := range n {
-		v, null := cell(r)
-		if null {
-			c.count++
-			c.nulls++
-			hashes[r] = nullHash
-			continue
-		}
-		h := metro.Hash64Str(v, hashSeed)
-		hashes[r] = h
-		c.add(v, h)
+		hashes[r] = c.addCell(cell(r))
 	}
 }
 

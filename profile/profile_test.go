@@ -596,3 +596,35 @@ func TestParallelChunks(t *testing.T) {
 	}
 	compare(t, single, parts[0].Result())
 }
+
+func TestAddColumnsEqualsAdd(t *testing.T) {
+	tb := genTable(30_000, 13)
+	want := profileTable(tb, 0, len(tb.rows), Options{Seed: 4}).Result()
+	p := New(benchColumns, Options{Seed: 4})
+	const batch = 7_000 // batches that do not divide the rows
+	hashes := make([][]uint64, len(benchColumns))
+	for i := range hashes {
+		hashes[i] = make([]uint64, batch)
+	}
+	for lo := 0; lo < len(tb.rows); lo += batch {
+		n := min(batch, len(tb.rows)-lo)
+		for i := len(benchColumns) - 1; i >= 0; i-- { // column order does not matter
+			p.AddColumn(i, n, func(r int) (string, bool) { return tb.rows[lo+r][i], tb.nulls[lo+r][i] }, hashes[i])
+		}
+		p.AddRows(n, hashes)
+	}
+	if got := p.Result(); !reflect.DeepEqual(want, got) {
+		t.Error("profiling column by column differs from Add row by row")
+	}
+}
+
+func TestReservoirMergeIntoEmptyKeepsTheSample(t *testing.T) {
+	a, b := newReservoir(5, 16, 1, 0), newReservoir(5, 16, 2, 0)
+	for i := range 100 {
+		b.add(strconv.Itoa(i))
+	}
+	a.merge(&b)
+	if a.seen != 100 || !reflect.DeepEqual(a.strings(), b.strings()) {
+		t.Errorf("merged into empty: %v (seen %d), want %v", a.strings(), a.seen, b.strings())
+	}
+}
