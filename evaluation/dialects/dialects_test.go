@@ -3,7 +3,6 @@ package dialects
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,17 +14,9 @@ import (
 	"github.com/dqs/dqs/readers"
 )
 
-var regenerate = flag.Bool("regenerate", false, "rewrite testdata/ from the generator")
-
 // TestCorpusIsFresh: the committed corpus is exactly what the generator
 // writes, so the expectations in the manifest come from the generator.
 func TestCorpusIsFresh(t *testing.T) {
-	if *regenerate {
-		if err := Generate("testdata"); err != nil {
-			t.Fatal(err)
-		}
-		t.Skip("regenerated testdata; rerun without -regenerate")
-	}
 	dir := t.TempDir()
 	if err := Generate(dir); err != nil {
 		t.Fatal(err)
@@ -37,13 +28,13 @@ func TestCorpusIsFresh(t *testing.T) {
 	}
 	want, got := fileNames(t, fresh), fileNames(t, committed)
 	if !slices.Equal(want, got) {
-		t.Fatalf("testdata/ holds %d files, a fresh generation %d; run go test ./evaluation/dialects -run TestCorpusIsFresh -regenerate", len(got), len(want))
+		t.Fatalf("testdata/ holds %d files, a fresh generation %d; regenerate it with `go run ./cmd/dqs-eval -regenerate`", len(got), len(want))
 	}
 	for _, name := range want {
 		a, _ := fs.ReadFile(fresh, name)
 		b, _ := fs.ReadFile(committed, name)
 		if !bytes.Equal(a, b) {
-			t.Errorf("testdata/%s differs from a fresh generation; regenerate it", name)
+			t.Errorf("testdata/%s differs from a fresh generation; regenerate it with `go run ./cmd/dqs-eval -regenerate`", name)
 		}
 	}
 }
@@ -114,9 +105,6 @@ func TestTarget(t *testing.T) {
 // TestTargetOnOtherSeeds: the sniffing meets the target on corpora drawn
 // from other seeds too, so it is not tuned to the committed files.
 func TestTargetOnOtherSeeds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and reads two more corpora")
-	}
 	for _, seed := range []uint64{1, 2} {
 		files, m, err := build(seed, randomCases)
 		if err != nil {
