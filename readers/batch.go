@@ -1,0 +1,49 @@
+package readers
+
+import (
+	"errors"
+	"io"
+
+	"github.com/dqs/dqs/columnar"
+)
+
+// BatchReader is implemented by readers that fill a columnar batch
+// directly, without a Record per row in between.
+type BatchReader interface {
+	// NextBatch appends rows to b until b is full or the file ends. It
+	// returns io.EOF, with no row added, after the last row; any other error
+	// is what Next would have returned for the row that failed.
+	NextBatch(b *columnar.Batch) error
+}
+
+// FillBatch appends rows of r to b until b is full or the file ends, through
+// NextBatch when r has it and row by row otherwise. b's width must be
+// len(r.Columns()). It returns io.EOF, with no row added, after the last
+// row.
+func FillBatch(r Reader, b *columnar.Batch) error {
+	if br, ok := r.(BatchReader); ok {
+		return br.NextBatch(b)
+	}
+	start := b.Rows
+	for !b.Full() {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		for i, v := range rec.Values {
+			if rec.Null[i] {
+				b.Cols[i].AppendNull()
+			} else {
+				b.Cols[i].AppendString(v)
+			}
+		}
+		b.Rows++
+	}
+	if b.Rows == start {
+		return io.EOF
+	}
+	return nil
+}
