@@ -7,136 +7,163 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
+	"github.com/dqs/dqs/columnar"
 	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/readers"
 )
 
-// A file is profiled in batches of consecutive rows: one goroutine reads
-// rows into a batch while the previous batch is profiled column by column,
-// the columns shared out among the workers. Each column still sees its values
-// in file order, in one stream, so the profile is exactly the one a single
-// pass row by row gives, for any number of workers.
-const (
-	batchRows  = 32 << 10 // rows per batch, at most
-	batchBytes = 4 << 20  // text bytes per batch, at most (one longer row may pass it)
-)
+// A file is profiled in batches of consecutive rows held column by column
+// (columnar.Batch), through a pipeline with no barrier between batches:
+//
+//   - one goroutine reads rows into free batches;
+//   - every column has a goroutine of its own that profiles that column of
+//     each batch, batch after batch, so each column sees its values in file
+//     order, in one stream: the profile is exactly the one a single pass
+//     row by row gives, for any number of workers. At most `workers` of them
+//     run at a time; a slow column (long free text) may lag the others by up
+//     to inFlight batches instead of holding everyone up at the end of each;
+//   - once every column is done with a batch, the calling goroutine chains
+//     the cells' hashes into row hashes (duplicate rows), reports progress
+//     and hands the batch back to the reader.
+const inFlight = 4
 
-// rowBatch is a run of rows copied out of the reader: the text of every cell
-// back to back in text, ends[k] the end of cell k (row-major), nulls alike.
-type rowBatch struct {
-	rows  int
-	width int
-	text  []byte
-	ends  []int
-	nulls []bool
-	read  int64 // bytes of the file read when the batch was cut (progress)
+// batch is a columnar batch with what the pipeline needs around it.
+type batch struct {
+	columnar.Batch
+	seq     int
+	hashes  [][]uint64   // per column, per row: the cell's hash
+	pending atomic.Int32 // columns still to profile this batch
+	read    int64        // bytes of the file read when the batch was cut (progress)
 }
 
-func (b *rowBatch) reset() {
-	b.rows = 0
-	b.text, b.ends, b.nulls = b.text[:0], b.ends[:0], b.nulls[:0]
-}
-
-func (b *rowBatch) full() bool { return b.rows >= batchRows || len(b.text) >= batchBytes }
-
-func (b *rowBatch) add(rec *readers.Record) {
-	for i, v := range rec.Values {
-		b.text = append(b.text, v...)
-		b.ends = append(b.ends, len(b.text))
-		b.nulls = append(b.nulls, rec.Null[i])
+func newBatch(width int) *batch {
+	b := &batch{Batch: *columnar.NewBatch(width), hashes: make([][]uint64, width)}
+	for i := range b.hashes {
+		b.hashes[i] = make([]uint64, b.MaxRows())
 	}
-	b.rows++
+	return b
 }
 
-// cell returns the value of column i in row r: a view of the batch's text,
-// not a copy (the profiler keeps no reference to it).
-func (b *rowBatch) cell(r, i int) (string, bool) {
-	k := r*b.width + i
-	start := 0
-	if k > 0 {
-		start = b.ends[k-1]
+// growHashes makes room for the hashes of every row of the batch (a reader
+// may pass the row bound by a row).
+func (b *batch) growHashes() {
+	for i := range b.hashes {
+		if len(b.hashes[i]) < b.Rows {
+			b.hashes[i] = make([]uint64, b.Rows)
+		}
 	}
-	end := b.ends[k]
-	return unsafe.String(unsafe.SliceData(b.text[start:end]), end-start), b.nulls[k]
 }
 
-// profileParallel profiles every row of r with the given number of workers
-// and returns the profiler. read reports the bytes of the file read so far;
-// progress, when given, is called after each batch and stops the run with
-// its error.
+// profileParallel profiles every row of r with at most workers columns
+// profiled at a time and returns the profiler. read reports the bytes of the
+// file read so far; progress, when given, is called after each batch and
+// stops the run with its error.
 func profileParallel(ctx context.Context, r readers.Reader, workers int, read func() int64, progress func(read int64) error) (*profile.Profiler, error) {
-	workers = max(1, workers)
 	width := len(r.Columns())
+	p := profile.New(r.Columns(), profile.Options{})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	// Two batches: one being read while the other is profiled.
-	free := make(chan *rowBatch, 2)
-	for range 2 {
-		free <- &rowBatch{width: width}
+	free := make(chan *batch, inFlight)
+	for range inFlight {
+		free <- newBatch(width)
 	}
-	full := make(chan *rowBatch)
-	// On any return, the reader is stopped and waited for: the caller may
-	// close r as soon as this function returns.
-	defer func() {
-		cancel()
-		for range full {
-		}
-	}()
+	columns := make([]chan *batch, width)
+	for i := range columns {
+		columns[i] = make(chan *batch, inFlight)
+	}
+	done := make(chan *batch, inFlight)
+	slots := make(chan struct{}, max(1, workers))
+
+	var wg sync.WaitGroup
+	// Columns: each profiles its column of every batch, in order.
+	for i := range columns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range columns[i] {
+				slots <- struct{}{}
+				p.AddColumn(i, &b.Cols[i], b.hashes[i])
+				<-slots
+				if b.pending.Add(-1) == 0 {
+					done <- b
+				}
+			}
+		}()
+	}
+	// The reader. It closes the column channels when it stops, so the
+	// column goroutines end once they have drained them.
 	var readErr error
-	go func() { // the reader
-		defer close(full)
-		for {
-			var b *rowBatch
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			for _, c := range columns {
+				close(c)
+			}
+		}()
+		for seq := 0; ; seq++ {
+			var b *batch
 			select {
 			case b = <-free:
 			case <-ctx.Done():
 				return
 			}
-			b.reset()
-			for !b.full() {
-				rec, err := r.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					readErr = badInput(err)
-					return
-				}
-				b.add(rec)
-			}
-			if b.rows == 0 {
+			b.Reset()
+			err := readers.FillBatch(r, &b.Batch)
+			if errors.Is(err, io.EOF) {
 				return
 			}
-			b.read = read()
-			select {
-			case full <- b:
-			case <-ctx.Done():
+			if err != nil {
+				readErr = badInput(err)
 				return
+			}
+			b.seq, b.read = seq, read()
+			b.growHashes()
+			b.pending.Store(int32(width))
+			if width == 0 {
+				done <- b
+				continue
+			}
+			for _, c := range columns {
+				c <- b
 			}
 		}
 	}()
+	// When both are done, nothing more reaches done.
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
 
-	p := profile.New(r.Columns(), profile.Options{})
-	hashes := make([][]uint64, width)
-	for i := range hashes {
-		hashes[i] = make([]uint64, batchRows)
-	}
-	for b := range full {
-		profileBatch(p, b, hashes, workers)
-		p.AddRows(b.rows, hashes)
-		read := b.read
-		free <- b
-		if progress != nil {
-			if err := progress(read); err != nil {
-				return nil, err
+	// Batches finish in order (a column finishes batch k before k+1), but
+	// their last columns may report out of order: rows are taken in order.
+	var err error
+	waiting := map[int]*batch{}
+	next := 0
+	for b := range done {
+		waiting[b.seq] = b
+		for b := waiting[next]; b != nil && err == nil; b = waiting[next] {
+			delete(waiting, next)
+			next++
+			p.AddRows(b.Rows, b.hashes)
+			read := b.read
+			free <- b
+			if progress != nil {
+				err = progress(read)
+			}
+			if err == nil {
+				err = ctx.Err()
 			}
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if err != nil {
+			// Stop the reader; the batches in flight drain into done.
+			cancel()
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	if readErr != nil {
 		return nil, readErr
@@ -147,27 +174,6 @@ func profileParallel(ctx context.Context, r readers.Reader, workers int, read fu
 	return p, nil
 }
 
-// profileBatch adds every column of b to p, the columns taken in turn by
-// up to workers goroutines.
-func profileBatch(p *profile.Profiler, b *rowBatch, hashes [][]uint64, workers int) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, b.width) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= b.width {
-					return
-				}
-				p.AddColumn(i, b.rows, func(r int) (string, bool) { return b.cell(r, i) }, hashes[i])
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// defaultWorkers is how many goroutines profile columns: one per CPU the
-// process may use.
+// defaultWorkers is how many columns are profiled at a time: one per CPU
+// the process may use.
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }

@@ -3,6 +3,8 @@ package profile
 import (
 	"sync"
 	"testing"
+
+	"github.com/dqs/dqs/columnar"
 )
 
 var benchTable = sync.OnceValue(func() table { return genTable(200_000, 1) })
@@ -41,25 +43,24 @@ func BenchmarkAdd(b *testing.B) {
 }
 
 // BenchmarkAddColumns profiles the same rows the way the engine does:
-// batches of 32,768 rows, column by column (AddColumn), then the rows'
-// hashes (AddRows), on one goroutine.
+// batches of rows held column by column (AddColumn), then the rows' hashes
+// (AddRows), on one goroutine.
 func BenchmarkAddColumns(b *testing.B) {
 	tb := benchTable()
-	const batch = 32 << 10
+	batches := tb.batches(columnar.MaxRows)
 	hashes := make([][]uint64, len(benchColumns))
 	for i := range hashes {
-		hashes[i] = make([]uint64, batch)
+		hashes[i] = make([]uint64, columnar.MaxRows)
 	}
 	b.SetBytes(tb.bytes)
 	b.ReportAllocs()
 	for b.Loop() {
 		p := New(benchColumns, Options{Seed: 1})
-		for lo := 0; lo < len(tb.rows); lo += batch {
-			n := min(batch, len(tb.rows)-lo)
+		for _, bt := range batches {
 			for i := range benchColumns {
-				p.AddColumn(i, n, func(r int) (string, bool) { return tb.rows[lo+r][i], tb.nulls[lo+r][i] }, hashes[i])
+				p.AddColumn(i, &bt.Cols[i], hashes[i])
 			}
-			p.AddRows(n, hashes)
+			p.AddRows(bt.Rows, hashes)
 		}
 		_ = p.Result()
 	}

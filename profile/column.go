@@ -89,7 +89,8 @@ func (c *column) add(v string, h uint64) {
 	// The coarse signature only changes with the fine one.
 	c.sigF, c.sigP = c.sigP, c.sigF
 	c.sigF, runes, blank = fineShape(c.sigF[:0], v)
-	if string(c.sigF) != string(c.sigP) || c.nonNull == 1 {
+	sameShape := string(c.sigF) == string(c.sigP) && c.nonNull > 1
+	if !sameShape {
 		c.sigC = coarsen(c.sigC[:0], c.sigF)
 	}
 	if c.nonNull == 1 {
@@ -105,8 +106,15 @@ func (c *column) add(v string, h uint64) {
 	}
 	c.nNonEmpty++
 	c.sample.add(v)
-	c.addSig(c.fine, c.sigF)
-	c.addSig(c.coarse, c.sigC)
+	if sameShape && c.fine.last != nil32 && c.coarse.last != nil32 {
+		// Most values have the shape of the value before, which (being
+		// non-blank too) was the last item added to both tables.
+		c.fine.bump(c.fine.last)
+		c.coarse.bump(c.coarse.last)
+	} else {
+		c.addSig(c.fine, c.sigF)
+		c.addSig(c.coarse, c.sigC)
+	}
 
 	if c.nNonEmpty == 1 {
 		c.strMin = append(c.strMin[:0], v...)

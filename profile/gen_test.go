@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/dqs/dqs/columnar"
 )
 
 // benchColumns is a 14-column mixed table: ids, codes, names, emails,
@@ -94,4 +96,25 @@ func profileTable(t table, lo, hi int, opt Options) *Profiler {
 		p.Add(t.rows[i], t.nulls[i])
 	}
 	return p
+}
+
+// batches cuts the table into column-major batches of at most n rows, as a
+// reader hands them to the engine.
+func (tb table) batches(n int) []*columnar.Batch {
+	var out []*columnar.Batch
+	for lo := 0; lo < len(tb.rows); lo += n {
+		b := columnar.NewBatch(len(benchColumns))
+		for r := lo; r < min(lo+n, len(tb.rows)); r++ {
+			for i := range benchColumns {
+				if i >= len(tb.rows[r]) || tb.nulls[r][i] {
+					b.Cols[i].AppendNull()
+				} else {
+					b.Cols[i].AppendString(tb.rows[r][i])
+				}
+			}
+			b.Rows++
+		}
+		out = append(out, b)
+	}
+	return out
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/DataDog/sketches-go/ddsketch/mapping"
 	"github.com/DataDog/sketches-go/ddsketch/store"
 	"github.com/axiomhq/hyperloglog"
+
+	"github.com/dqs/dqs/columnar"
 )
 
 // Options tunes a Profiler. Zero values take the defaults.
@@ -182,21 +184,22 @@ func (p *Profiler) Add(values []string, null []bool) {
 // Columns is the number of columns p profiles.
 func (p *Profiler) Columns() int { return len(p.cols) }
 
-// AddColumn profiles, for n consecutive rows, the cells of column i: cell(r)
-// returns the value of row r and whether it is null. It stores each cell's
-// hash in hashes[r] for AddRows. Calls for different columns may run
-// concurrently (each column's state is its own); for any one column, calls
-// must come in row order. Adding every column of a batch this way and then
-// calling AddRows gives exactly what Add, row by row, would.
-func (p *Profiler) AddColumn(i, n int, cell func(r int) (v string, null bool), hashes []uint64) {
+// AddColumn profiles cells, the cells of column i in consecutive rows, and
+// stores each cell's hash in hashes[r] for AddRows. Calls for different
+// columns may run concurrently (each column's state is its own); for any one
+// column, calls must come in row order. Adding every column of a batch this
+// way and then calling AddRows gives exactly what Add, row by row, would.
+func (p *Profiler) AddColumn(i int, cells *columnar.Column, hashes []uint64) {
 	c := &p.cols[i]
-	for r := range n {
-		hashes[r] = c.addCell(cell(r))
+	hashes = hashes[:cells.Len()]
+	for r := range hashes {
+		hashes[r] = c.addCell(cells.Cell(r))
 	}
 }
 
 // AddRows counts n rows whose cells AddColumn has profiled; hashes[i] holds
-// column i's cell hashes. It must not run concurrently with AddColumn.
+// column i's cell hashes. It may run while AddColumn profiles later rows (it
+// touches only the row state), but not concurrently with itself.
 func (p *Profiler) AddRows(n int, hashes [][]uint64) {
 	for r := range n {
 		rh := uint64(hashSeed)

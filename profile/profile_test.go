@@ -321,6 +321,18 @@ func TestSpaceSavingGuarantees(t *testing.T) {
 				t.Errorf("%s: heavy hitter %s (%d) missing", name, v, c)
 			}
 		}
+		// The filter bounds the items without a counter and never passes the
+		// smallest count, or a newcomer's count would understate it.
+		for j, f := range s.filter {
+			if f > s.floor() {
+				t.Errorf("%s: filter counter %d is %d, above the smallest count %d", name, j, f, s.floor())
+			}
+		}
+		for v, c := range truth {
+			if !seen[v] && s.evicted && c > s.filter[filterSlot(hashString(v))] {
+				t.Errorf("%s: %s (%d) has no counter and its filter counter says %d", name, v, c, s.filter[filterSlot(hashString(v))])
+			}
+		}
 	}
 	// The same stream into a table that starts at 4×capacity counters and
 	// shrinks to capacity when the first item must be dropped.
@@ -544,6 +556,17 @@ func TestU64Index(t *testing.T) {
 // an index that maps every entry's hash to it.
 func checkStreamSummary(t *testing.T, s *spaceSaving) {
 	t.Helper()
+	if !s.evicted { // the buckets are only built at the first eviction
+		for i, e := range s.entries {
+			if j, ok := s.index.get(e.hash); !ok || int(j) != i {
+				t.Fatalf("entry %d not indexed", i)
+			}
+		}
+		if s.index.n != len(s.entries) {
+			t.Fatalf("%d indexed, %d held", s.index.n, len(s.entries))
+		}
+		return
+	}
 	seen := 0
 	prev := int64(-1)
 	for b := s.minB; b != nil32; b = s.buckets[b].next {
@@ -606,12 +629,11 @@ func TestAddColumnsEqualsAdd(t *testing.T) {
 	for i := range hashes {
 		hashes[i] = make([]uint64, batch)
 	}
-	for lo := 0; lo < len(tb.rows); lo += batch {
-		n := min(batch, len(tb.rows)-lo)
+	for _, bt := range tb.batches(batch) {
 		for i := len(benchColumns) - 1; i >= 0; i-- { // column order does not matter
-			p.AddColumn(i, n, func(r int) (string, bool) { return tb.rows[lo+r][i], tb.nulls[lo+r][i] }, hashes[i])
+			p.AddColumn(i, &bt.Cols[i], hashes[i])
 		}
-		p.AddRows(n, hashes)
+		p.AddRows(bt.Rows, hashes)
 	}
 	if got := p.Result(); !reflect.DeepEqual(want, got) {
 		t.Error("profiling column by column differs from Add row by row")

@@ -2,13 +2,16 @@ package profile
 
 import "math/rand/v2"
 
-// reservoir is a uniform sample of fixed size k (Vitter's Algorithm R). Items
-// are stored in reusable per-slot buffers (at most keyCap bytes each), so a
-// replacement does not allocate.
+// reservoir is a uniform sample of fixed size k: Vitter's Algorithm R,
+// with the number of items to skip between two replacements drawn at once
+// (his Algorithm X), so an item that is not taken costs a comparison rather
+// than a random number. Items are stored in reusable per-slot buffers (at
+// most keyCap bytes each), so a replacement does not allocate.
 type reservoir struct {
 	k      int
 	keyCap int
 	seen   int64
+	next   int64 // the item (counted from 1) that next enters the sample
 	items  [][]byte
 	rng    *rand.Rand
 }
@@ -26,13 +29,40 @@ func (r *reservoir) cut(v string) string {
 
 func (r *reservoir) add(v string) {
 	r.seen++
+	if r.seen >= r.next {
+		r.take(v)
+	}
+}
+
+func (r *reservoir) take(v string) {
 	if len(r.items) < r.k {
 		r.items = append(r.items, []byte(r.cut(v)))
-		return
-	}
-	if j := r.rng.Int64N(r.seen); j < int64(r.k) {
+	} else {
+		j := r.rng.IntN(r.k)
 		r.items[j] = append(r.items[j][:0], r.cut(v)...)
 	}
+	r.skip()
+}
+
+// skip draws the next item to enter the sample once it is full: item t+1
+// (t items seen) enters with probability k/(t+1), so the number of items
+// passed over before the next one enters is at least s with probability
+// prod_{j=1..s} (t+j-k)/(t+j).
+func (r *reservoir) skip() {
+	if len(r.items) < r.k {
+		r.next = r.seen + 1
+		return
+	}
+	u := 1 - r.rng.Float64() // in (0, 1]
+	t, k := float64(r.seen+1), float64(r.k)
+	quot := (t - k) / t
+	s := int64(0)
+	for quot > u {
+		s++
+		t++
+		quot *= (t - k) / t
+	}
+	r.next = r.seen + s + 1
 }
 
 // merge replaces r by a uniform sample of the union of both streams: how many
@@ -50,6 +80,7 @@ func (r *reservoir) merge(o *reservoir) {
 			r.items = append(r.items, append([]byte(nil), it...))
 		}
 		r.seen = nb
+		r.skip()
 		return
 	}
 	if na+nb <= int64(r.k) {
@@ -57,6 +88,7 @@ func (r *reservoir) merge(o *reservoir) {
 			r.items = append(r.items, append([]byte(nil), it...))
 		}
 		r.seen = na + nb
+		r.skip()
 		return
 	}
 	m := min(r.k, len(r.items)+len(o.items))
@@ -87,6 +119,7 @@ func (r *reservoir) merge(o *reservoir) {
 	}
 	r.items = items
 	r.seen = na + nb
+	r.skip()
 }
 
 func (r *reservoir) strings() []string {

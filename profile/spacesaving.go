@@ -21,6 +21,16 @@ import (
 //     counter (cap being the shrunk capacity). Reported counts are the lower bounds count-err, so they never
 //     overstate a frequency.
 //
+// Once an item has been dropped, the summary is filtered (Homem & Carvalho,
+// "Finding top-k elements in data streams", 2010): an item that holds no
+// counter first counts in one of filterSize hashed filter counters, and only
+// takes over the smallest counter when its filter counter has reached that
+// counter's count. A filter counter is an upper bound of the true count of
+// every item without a counter that hashes to it, and never exceeds the
+// smallest count, so the guarantees above hold unchanged; but a stream of
+// mostly distinct items (ids, e-mail addresses, timestamps) no longer evicts
+// on nearly every item, which is what made wide tables slow.
+//
 // Items are keyed by their 64-bit hash and verified against a stored prefix
 // of their bytes (plus their length), so the steady state does not allocate:
 // an eviction overwrites the evicted slot's buffer in place. Two different
@@ -37,7 +47,18 @@ type spaceSaving struct {
 	minB    int32   // bucket of smallest count, or nil32
 	last    int32   // entry of the item last added, or nil32
 	evicted bool    // some item was dropped: counts are bounds
+	filter  []int64 // once evicted: filterSize hashed counters
 }
+
+// filterBits sets the number of filter counters (4 per counter of a full
+// values table): the top bits of an item's hash pick its filter counter, the
+// low bits its index slot.
+const (
+	filterBits = 12
+	filterSize = 1 << filterBits
+)
+
+func filterSlot(h uint64) uint64 { return h >> (64 - filterBits) }
 
 const nil32 = -1
 
@@ -71,6 +92,7 @@ const (
 	ssHit ssResult = iota
 	ssInserted
 	ssEvicted
+	ssFiltered // counted in the filter, not in a counter
 	ssCollision
 )
 
@@ -84,7 +106,7 @@ func (s *spaceSaving) addLast(v string) bool {
 	if e.n != len(v) || len(e.key) != len(v) || string(e.key) != v {
 		return false
 	}
-	s.incr(s.last)
+	s.bump(s.last)
 	return true
 }
 
@@ -104,31 +126,79 @@ func (s *spaceSaving) add1(h uint64, v string) (ssResult, int32) {
 		if !s.entries[i].matches(len(v), key) {
 			return ssCollision, nil32
 		}
-		s.incr(i)
+		s.bump(i)
 		return ssHit, i
 	}
 	if len(s.entries) < s.cap {
 		i := int32(len(s.entries))
 		s.index.set(h, i)
 		s.entries = append(s.entries, ssEntry{hash: h, n: len(v), key: []byte(key), count: 1})
-		if s.minB != nil32 && s.buckets[s.minB].count == 1 {
-			s.attach(i, s.minB)
-		} else {
-			s.attach(i, s.newBucket(1, nil32, s.minB))
+		if s.evicted {
+			if s.minB != nil32 && s.buckets[s.minB].count == 1 {
+				s.attach(i, s.minB)
+			} else {
+				s.attach(i, s.newBucket(1, nil32, s.minB))
+			}
 		}
 		return ssInserted, i
 	}
-	if s.shrink > 0 && s.shrink < s.cap {
-		s.shrinkNow()
+	if !s.evicted {
+		s.startFilter()
 	}
 	i := s.buckets[s.minB].head
 	e := &s.entries[i]
+	f := &s.filter[filterSlot(h)]
+	if *f < e.count {
+		*f++
+		return ssFiltered, nil32
+	}
+	// The filter counter has reached the smallest count (it never passes
+	// it): the item takes that counter over, and the evicted item's filter
+	// counter keeps its count as the bound of its future occurrences.
+	s.keepInFilter(e)
 	s.index.del(e.hash)
 	e.hash, e.n, e.key, e.err = h, len(v), append(e.key[:0], key...), e.count
 	s.index.set(h, i)
 	s.incr(i)
-	s.evicted = true
 	return ssEvicted, i
+}
+
+// startFilter is called when the first item is about to be dropped: the
+// summary shrinks (when it has a smaller steady-state size), the filter
+// starts, holding the counts of the items the shrinking dropped, and the
+// counters are linked into their Stream-Summary buckets.
+func (s *spaceSaving) startFilter() {
+	s.filter = make([]int64, filterSize)
+	sortByCount(s.entries)
+	if s.shrink > 0 && s.shrink < s.cap {
+		s.cap = s.shrink
+		for i := s.cap; i < len(s.entries); i++ {
+			s.keepInFilter(&s.entries[i])
+		}
+		// Freshly sized memory: the summary then works in cache whatever
+		// cap was.
+		s.entries = append(make([]ssEntry, 0, s.cap), s.entries[:s.cap]...)
+		s.index = newU64Index()
+	}
+	s.evicted, s.last = true, nil32
+	s.rebuild()
+}
+
+// bump adds one to entry i's count. Until the first eviction the counts are
+// all there is; the buckets, which only serve to find the smallest count,
+// are built when it comes.
+func (s *spaceSaving) bump(i int32) {
+	if s.evicted {
+		s.incr(i)
+	} else {
+		s.entries[i].count++
+	}
+}
+
+// keepInFilter records a dropped entry's count as the bound of its item.
+func (s *spaceSaving) keepInFilter(e *ssEntry) {
+	f := &s.filter[filterSlot(e.hash)]
+	*f = max(*f, e.count)
 }
 
 // incr adds one to entry i's count, moving it to the next bucket.
@@ -255,19 +325,27 @@ func (s *spaceSaving) merge(o *spaceSaving) (collision bool) {
 		all = append(all, oe)
 	}
 	evicted := s.evicted || o.evicted
-	slices.SortFunc(all, func(a, b ssEntry) int {
-		if c := cmp.Compare(b.count, a.count); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.hash, b.hash)
-	})
+	sortByCount(all)
 	if len(all) > s.cap {
 		evicted = true
 	}
 	if evicted && s.shrink > 0 {
 		s.cap = min(s.cap, s.shrink)
 	}
+	if evicted {
+		// An item without a counter on one side counted in that side's
+		// filter (or, unfiltered, not at all): the sum bounds it.
+		if s.filter == nil {
+			s.filter = make([]int64, filterSize)
+		}
+		for j := range o.filter {
+			s.filter[j] += o.filter[j]
+		}
+	}
 	if len(all) > s.cap {
+		for i := s.cap; i < len(all); i++ {
+			s.keepInFilter(&all[i])
+		}
 		all = all[:s.cap]
 	}
 	s.entries, s.evicted, s.last = all, evicted, nil32
@@ -276,23 +354,6 @@ func (s *spaceSaving) merge(o *spaceSaving) (collision bool) {
 	}
 	s.rebuild()
 	return collision
-}
-
-// shrinkNow keeps the s.shrink counters with the largest counts (the
-// dropped ones are no larger, as the invariant requires) in freshly sized
-// memory: the summary then works in cache whatever cap was.
-func (s *spaceSaving) shrinkNow() {
-	slices.SortFunc(s.entries, func(a, b ssEntry) int {
-		if c := cmp.Compare(b.count, a.count); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.hash, b.hash)
-	})
-	s.cap = s.shrink
-	s.entries = append(make([]ssEntry, 0, s.cap), s.entries[:s.cap]...)
-	s.index = newU64Index()
-	s.evicted, s.last = true, nil32
-	s.rebuild()
 }
 
 // rebuild recreates the index and buckets from entries sorted by decreasing
@@ -332,4 +393,14 @@ func (s *spaceSaving) top(k int) []*ssEntry {
 		out = out[:k]
 	}
 	return out
+}
+
+// sortByCount sorts entries by decreasing count, ties by hash.
+func sortByCount(entries []ssEntry) {
+	slices.SortFunc(entries, func(a, b ssEntry) int {
+		if c := cmp.Compare(b.count, a.count); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.hash, b.hash)
+	})
 }

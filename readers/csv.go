@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/transform"
+
+	"github.com/dqs/dqs/columnar"
 )
 
 // csvReader streams rows of a delimited text file.
@@ -111,35 +113,11 @@ func (r *csvReader) text(b []byte) string {
 }
 
 func (r *csvReader) Next() (*Record, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.done {
-		return nil, io.EOF
-	}
-	sc := r.sc
-	if err := sc.readRecord(); err != nil {
-		if errors.Is(err, io.EOF) {
-			r.done = true
-			return nil, io.EOF
-		}
-		if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnsupported) {
-			err = fmt.Errorf("line %d: reading file: %w", sc.recLine, err)
-		}
-		r.err = err
+	n, err := r.scan()
+	if err != nil {
 		return nil, err
 	}
-	n := sc.fieldCount()
-	if n > len(r.cols) {
-		// Trailing empty fields (a trailing delimiter) are tolerated.
-		for i := len(r.cols); i < n; i++ {
-			if len(sc.field(i)) > 0 {
-				r.err = malformedf("line %d: row has %d fields but the table has %d columns", sc.recLine, n, len(r.cols))
-				return nil, r.err
-			}
-		}
-		n = len(r.cols)
-	}
+	sc := r.sc
 	valid := !r.utf8 || utf8.Valid(sc.rec)
 	var all string
 	if valid {
@@ -164,4 +142,74 @@ func (r *csvReader) Next() (*Record, error) {
 		r.rec.Null[i] = true
 	}
 	return &r.rec, nil
+}
+
+// NextBatch appends rows to b, copying each field's bytes straight from the
+// scanner into its column.
+func (r *csvReader) NextBatch(b *columnar.Batch) error {
+	start := b.Rows
+	for !b.Full() {
+		n, err := r.scan()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		sc := r.sc
+		valid := !r.utf8 || utf8.Valid(sc.rec)
+		from := 0
+		for i := 0; i < n; i++ {
+			end := sc.ends[i]
+			if valid {
+				b.Cols[i].Append(sc.rec[from:end])
+			} else {
+				b.Cols[i].AppendString(r.text(sc.rec[from:end]))
+			}
+			from = end
+		}
+		for i := n; i < len(r.cols); i++ {
+			b.Cols[i].AppendNull()
+		}
+		b.Rows++
+	}
+	if b.Rows == start {
+		return io.EOF
+	}
+	return nil
+}
+
+// scan reads the next record into the scanner and returns how many of its
+// fields belong to columns (a short row's missing fields are nulls).
+func (r *csvReader) scan() (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.done {
+		return 0, io.EOF
+	}
+	sc := r.sc
+	if err := sc.readRecord(); err != nil {
+		if errors.Is(err, io.EOF) {
+			r.done = true
+			return 0, io.EOF
+		}
+		if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnsupported) {
+			err = fmt.Errorf("line %d: reading file: %w", sc.recLine, err)
+		}
+		r.err = err
+		return 0, err
+	}
+	n := sc.fieldCount()
+	if n > len(r.cols) {
+		// Trailing empty fields (a trailing delimiter) are tolerated.
+		for i := len(r.cols); i < n; i++ {
+			if len(sc.field(i)) > 0 {
+				r.err = malformedf("line %d: row has %d fields but the table has %d columns", sc.recLine, n, len(r.cols))
+				return 0, r.err
+			}
+		}
+		n = len(r.cols)
+	}
+	return n, nil
 }
