@@ -2,8 +2,10 @@ package readers
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // csvScanner is a small RFC 4180 tokenizer over UTF-8 text.
@@ -243,10 +245,7 @@ func (s *csvScanner) readRecord() error {
 				return s.endField()
 			}
 			chunk := s.buf[s.pos:s.end]
-			i := 0
-			for i < len(chunk) && !s.special[chunk[i]] {
-				i++
-			}
+			i := s.plainRun(chunk)
 			s.rec = append(s.rec, chunk[:i]...)
 			s.pos += i
 			if len(s.rec)-fieldStart > s.maxField {
@@ -272,6 +271,29 @@ func (s *csvScanner) readRecord() error {
 			return nil
 		}
 	}
+}
+
+// plainRun returns the length of the run of chunk before its first byte
+// that ends an unquoted field (the delimiter, CR or LF), or len(chunk). It
+// tests eight bytes at a time: a byte of w equal to b is a zero byte of
+// w^(b×0x01…01), and (x-0x01…01) &^ x & 0x80…80 marks the lowest zero byte
+// of x exactly (borrows can only add marks above it).
+func (s *csvScanner) plainRun(chunk []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	d := ones * uint64(s.delim)
+	i := 0
+	for ; i+8 <= len(chunk); i += 8 {
+		w := binary.LittleEndian.Uint64(chunk[i:])
+		x, y, z := w^d, w^(ones*'\n'), w^(ones*'\r')
+		m := ((x - ones) &^ x) | ((y - ones) &^ y) | ((z - ones) &^ z)
+		if m &= highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(chunk) && !s.special[chunk[i]] {
+		i++
+	}
+	return i
 }
 
 // fieldCount is the number of fields in the current record.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -327,4 +328,29 @@ func FuzzCSV(f *testing.F) {
 			t.Fatalf("error without a sentinel: %v", res.err)
 		}
 	})
+}
+
+func TestPlainRunFindsTheFirstFieldEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("ab,;\t\n\r\x00\x80\xff\x2b\x0a\x0d")
+	for _, delim := range []byte{',', ';', '\t', '|'} {
+		s := newCSVScanner(strings.NewReader(""), delim, '"', 1<<20, 100)
+		for range 5000 {
+			chunk := make([]byte, r.IntN(40))
+			for i := range chunk {
+				if r.IntN(4) == 0 {
+					chunk[i] = alphabet[r.IntN(len(alphabet))]
+				} else {
+					chunk[i] = byte(r.IntN(256))
+				}
+			}
+			want := 0
+			for want < len(chunk) && chunk[want] != delim && chunk[want] != '\n' && chunk[want] != '\r' {
+				want++
+			}
+			if got := s.plainRun(chunk); got != want {
+				t.Fatalf("delim %q, chunk %q: plainRun = %d, want %d", delim, chunk, got, want)
+			}
+		}
+	}
 }
