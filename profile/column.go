@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/DataDog/sketches-go/ddsketch"
@@ -25,6 +27,9 @@ type column struct {
 	collided           bool                // a 64-bit hash collision made counts inexact
 	fine, coarse       *spaceSaving        // format signatures (non-empty values)
 	sigF, sigC, sigP   []byte              // scratch: fine, coarse, previous fine
+	shapeKnown         bool                // sigP is the previous observed value's
+	folded             bool                // values are observed one by one (see add)
+	lenN               int64               // values whose length was observed
 	nNonEmpty          int64
 	nInt, nFloat       int64
 	nBool, nDate, nDT  int64
@@ -68,6 +73,13 @@ func (c *column) addCell(v string, null bool) uint64 {
 }
 
 // add profiles one non-null value v whose hash is h.
+//
+// While the values table counts every value exactly (until it fills), a
+// value it holds whole is only counted there: every other statistic (lengths,
+// formats, types, min and max) is taken once per distinct value, weighted by
+// its count, when the table fills or a result is asked for (fold). Columns of
+// few distinct values (countries, statuses, flags) then cost a table lookup
+// per row. The reservoir sample alone sees every value, in order.
 func (c *column) add(v string, h uint64) {
 	c.count++
 	c.nonNull++
@@ -76,47 +88,94 @@ func (c *column) add(v string, h uint64) {
 		c.collided = true
 		c.startHLL()
 	}
+	full := false
 	if c.hll != nil {
 		c.hll.InsertHash(h)
 	} else if r == ssInserted && len(c.values.entries) == c.distinctLimit {
 		// Full: from here on a new value evicts. Everything seen so far is
 		// in the table, so the HLL starts from it.
 		c.startHLL()
+		full = true
 	}
+	if !c.folded && (r == ssHit || r == ssInserted) && len(v) <= c.values.keyCap {
+		c.deferred(v)
+	} else if !c.observe(v, 1) {
+		c.sample.add(v)
+	}
+	if full {
+		c.fold()
+	}
+}
 
+// deferred samples a value whose other statistics wait for the fold.
+func (c *column) deferred(v string) {
+	if !blankShape(v) {
+		c.sample.add(v)
+	}
+}
+
+// fold takes the statistics of the values the table holds whole, each once
+// with its count as weight, and makes every later value count one by one.
+// The table is exact when it runs: it has not evicted.
+func (c *column) fold() {
+	if c.folded {
+		return
+	}
+	c.folded = true
+	c.shapeKnown = false
+	for i := range c.values.entries {
+		e := &c.values.entries[i]
+		if e.n > len(e.key) { // cut: such values were counted one by one
+			continue
+		}
+		c.observe(unsafe.String(unsafe.SliceData(e.key), len(e.key)), e.count)
+	}
+}
+
+// blankShape reports whether v is blank as fineShape says (any whitespace,
+// Unicode's included), without building the signature.
+func blankShape(v string) bool {
+	for _, r := range v {
+		if r < utf8.RuneSelf {
+			if classTab[r] != clsSpace {
+				return false
+			}
+		} else if !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// observe adds w occurrences of the non-null value v to every statistic but
+// the values table and the sample, and reports whether v is blank.
+func (c *column) observe(v string, w int64) (blank bool) {
 	var runes int
-	var blank bool
 	// The coarse signature only changes with the fine one.
 	c.sigF, c.sigP = c.sigP, c.sigF
 	c.sigF, runes, blank = fineShape(c.sigF[:0], v)
-	sameShape := string(c.sigF) == string(c.sigP) && c.nonNull > 1
+	sameShape := c.shapeKnown && string(c.sigF) == string(c.sigP)
+	c.shapeKnown = true
 	if !sameShape {
 		c.sigC = coarsen(c.sigC[:0], c.sigF)
 	}
-	if c.nonNull == 1 {
+	if c.lenN == 0 {
 		c.minLen, c.maxLen = runes, runes
 	} else {
 		c.minLen = min(c.minLen, runes)
 		c.maxLen = max(c.maxLen, runes)
 	}
-	c.sumLen += int64(runes)
+	c.lenN += w
+	c.sumLen += int64(runes) * w
 	if blank {
-		c.empty++
-		return
+		c.empty += w
+		return true
 	}
-	c.nNonEmpty++
-	c.sample.add(v)
-	if sameShape && c.fine.last != nil32 && c.coarse.last != nil32 {
-		// Most values have the shape of the value before, which (being
-		// non-blank too) was the last item added to both tables.
-		c.fine.bump(c.fine.last)
-		c.coarse.bump(c.coarse.last)
-	} else {
-		c.addSig(c.fine, c.sigF)
-		c.addSig(c.coarse, c.sigC)
-	}
+	first := c.nNonEmpty == 0
+	c.nNonEmpty += w
+	c.countShape(sameShape, w)
 
-	if c.nNonEmpty == 1 {
+	if first {
 		c.strMin = append(c.strMin[:0], v...)
 		c.strMax = append(c.strMax[:0], v...)
 	} else if v < string(c.strMin) {
@@ -124,7 +183,31 @@ func (c *column) add(v string, h uint64) {
 	} else if v > string(c.strMax) {
 		c.strMax = append(c.strMax[:0], v...)
 	}
-	c.addTyped(v)
+	c.addTyped(v, w)
+	return false
+}
+
+// countShape counts w occurrences of the signatures in sigF and sigC.
+func (c *column) countShape(sameShape bool, w int64) {
+	if !sameShape || c.fine.last == nil32 || c.coarse.last == nil32 {
+		c.addSig(c.fine, c.sigF)
+		c.addSig(c.coarse, c.sigC)
+		w--
+	}
+	if w == 0 {
+		return
+	}
+	if c.fine.last == nil32 || c.coarse.last == nil32 { // filtered: one by one
+		for range w {
+			c.addSig(c.fine, c.sigF)
+			c.addSig(c.coarse, c.sigC)
+		}
+		return
+	}
+	// Most values have the shape of the value before, which (being
+	// non-blank too) was the last item added to both tables.
+	c.fine.bumpN(c.fine.last, w)
+	c.coarse.bumpN(c.coarse.last, w)
 }
 
 func (c *column) addSig(t *spaceSaving, sig []byte) {
@@ -137,7 +220,7 @@ func (c *column) addSig(t *spaceSaving, sig []byte) {
 	t.add(metro.Hash64(sig, hashSeed), sv)
 }
 
-func (c *column) addTyped(v string) {
+func (c *column) addTyped(v string, w int64) {
 	b := v[0]
 	if b-'0' <= 9 || b == '-' || b == '+' || b == '.' {
 		if n, ok := parseInt(v); ok {
@@ -146,10 +229,10 @@ func (c *column) addTyped(v string) {
 			} else {
 				c.intMin, c.intMax = min(c.intMin, n), max(c.intMax, n)
 			}
-			c.nInt++
-			c.addNumber(float64(n))
+			c.nInt += w
+			c.addNumber(float64(n), w)
 			if len(v) == 1 && n <= 1 { // "0" or "1"
-				c.nBool++
+				c.nBool += w
 				c.hasTrue = c.hasTrue || n == 1
 				c.hasFalse = c.hasFalse || n == 0
 			}
@@ -157,7 +240,7 @@ func (c *column) addTyped(v string) {
 		}
 		if floatSyntax(v) {
 			if f, ok := parseFloat(v); ok {
-				c.addNumber(f)
+				c.addNumber(f, w)
 			}
 			return
 		}
@@ -166,12 +249,12 @@ func (c *column) addTyped(v string) {
 		}
 		if len(v) == 10 {
 			if dmy, mdy, cls, ok := parseDate(v); ok {
-				c.nDate++
+				c.nDate += w
 				switch cls {
 				case dateDMYOnly:
-					c.nDMYOnly++
+					c.nDMYOnly += w
 				case dateMDYOnly:
-					c.nMDYOnly++
+					c.nMDYOnly += w
 				}
 				c.dateDMY.observe(dmy, 0, v)
 				c.dateMDY.observe(mdy, 0, v)
@@ -179,30 +262,42 @@ func (c *column) addTyped(v string) {
 			return
 		}
 		if sec, nsec, ok := parseDatetime(v); ok {
-			c.nDT++
+			c.nDT += w
 			c.datetime.observe(sec, nsec, v)
 		}
 		return
 	}
 	if val, ok := parseBool(v); ok {
-		c.nBool++
+		c.nBool += w
 		c.hasTrue = c.hasTrue || val
 		c.hasFalse = c.hasFalse || !val
 	}
 }
 
-func (c *column) addNumber(f float64) {
+// addNumber adds w occurrences of f.
+func (c *column) addNumber(f float64, w int64) {
 	if c.nFloat == 0 {
 		c.fltMin, c.fltMax = f, f
 	} else {
 		c.fltMin, c.fltMax = min(c.fltMin, f), max(c.fltMax, f)
 	}
-	c.nFloat++
-	c.welN++
+	c.nFloat += w
+	if w == 1 {
+		c.welN++
+		d := f - c.welMean
+		c.welMean += d / float64(c.welN)
+		c.welM2 += d * (f - c.welMean)
+		_ = c.sketch.Add(f) // only NaN or beyond ±1.8e308 could fail; neither parses here
+		return
+	}
+	// w equal values at once: Chan et al.'s update with a batch of mean f
+	// and no spread.
+	n := c.welN + w
 	d := f - c.welMean
-	c.welMean += d / float64(c.welN)
-	c.welM2 += d * (f - c.welMean)
-	_ = c.sketch.Add(f) // only NaN or beyond ±1.8e308 could fail; neither parses here
+	c.welMean += d * float64(w) / float64(n)
+	c.welM2 += d * d * float64(c.welN) * float64(w) / float64(n)
+	c.welN = n
+	_ = c.sketch.AddWithCount(f, float64(w))
 }
 
 func (c *column) startHLL() {
@@ -266,6 +361,8 @@ func (e *extreme) render() (lo, hi *string) {
 }
 
 func (c *column) merge(o *column) error {
+	c.fold()
+	o.fold()
 	// Distinct: the HLL must cover the union before the tables are merged.
 	union := len(c.values.entries)
 	if c.hll == nil && o.hll == nil {
@@ -294,8 +391,8 @@ func (c *column) merge(o *column) error {
 	c.fine.merge(o.fine)
 	c.coarse.merge(o.coarse)
 
-	if o.nonNull > 0 {
-		if c.nonNull == 0 {
+	if o.lenN > 0 {
+		if c.lenN == 0 {
 			c.minLen, c.maxLen = o.minLen, o.maxLen
 		} else {
 			c.minLen, c.maxLen = min(c.minLen, o.minLen), max(c.maxLen, o.maxLen)
@@ -344,6 +441,7 @@ func (c *column) merge(o *column) error {
 	c.empty += o.empty
 	c.sumLen += o.sumLen
 	c.nonNull += o.nonNull
+	c.lenN += o.lenN
 	c.nNonEmpty += o.nNonEmpty
 	c.nInt += o.nInt
 	c.nFloat += o.nFloat
@@ -379,6 +477,7 @@ func (c *column) inferType() (typ string, conforming int64) {
 }
 
 func (c *column) result(topK int) Column {
+	c.fold()
 	col := Column{
 		Name:          c.name,
 		Count:         c.count,
@@ -398,8 +497,8 @@ func (c *column) result(topK int) Column {
 			col.Distinct = max(col.Distinct, int64(c.distinctLimit)+1)
 		}
 	}
-	if c.nonNull > 0 {
-		col.MeanLength = float64(c.sumLen) / float64(c.nonNull)
+	if c.lenN > 0 {
+		col.MeanLength = float64(c.sumLen) / float64(c.lenN)
 	}
 	for _, e := range c.values.top(topK) {
 		v := string(e.key)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -648,5 +649,35 @@ func TestReservoirMergeIntoEmptyKeepsTheSample(t *testing.T) {
 	a.merge(&b)
 	if a.seen != 100 || !reflect.DeepEqual(a.strings(), b.strings()) {
 		t.Errorf("merged into empty: %v (seen %d), want %v", a.strings(), a.seen, b.strings())
+	}
+}
+
+// Values the exact table holds are observed once per distinct value, with
+// their count as weight, when the table fills or a result is asked for;
+// observing them one by one from the start must agree (up to the rounding
+// of mean and standard deviation).
+func TestFoldEqualsOneByOne(t *testing.T) {
+	tb := genTable(30_000, 21)
+	// Long values (past the table's key bytes) and blank ones take the
+	// one-by-one path even before the fold.
+	for i := 0; i < len(tb.rows); i += 97 {
+		tb.rows[i][13] = strings.Repeat("long note ", 60) + strconv.Itoa(i%5)
+		tb.rows[i+1][9] = " "
+	}
+	folded := profileTable(tb, 0, len(tb.rows), Options{Seed: 9}).Result()
+	p := New(benchColumns, Options{Seed: 9})
+	for i := range p.cols {
+		p.cols[i].fold() // nothing to fold yet: every value is observed as it comes
+	}
+	for i := range tb.rows {
+		p.Add(tb.rows[i], tb.nulls[i])
+	}
+	oneByOne := p.Result()
+	compare(t, oneByOne, folded)
+	for i := range folded.Columns {
+		f, o := folded.Columns[i], oneByOne.Columns[i]
+		if f.Format != o.Format || f.FormatConformance != o.FormatConformance || !reflect.DeepEqual(f.Sample, o.Sample) {
+			t.Errorf("%s: format %q %v sample %d / format %q %v sample %d", f.Name, f.Format, f.FormatConformance, len(f.Sample), o.Format, o.FormatConformance, len(o.Sample))
+		}
 	}
 }

@@ -184,6 +184,17 @@ func (s *spaceSaving) startFilter() {
 	s.rebuild()
 }
 
+// bumpN adds w to entry i's count.
+func (s *spaceSaving) bumpN(i int32, w int64) {
+	if !s.evicted {
+		s.entries[i].count += w
+		return
+	}
+	for range w {
+		s.incr(i)
+	}
+}
+
 // bump adds one to entry i's count. Until the first eviction the counts are
 // all there is; the buckets, which only serve to find the smallest count,
 // are built when it comes.
