@@ -6,12 +6,12 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 )
 
@@ -26,46 +26,127 @@ const (
 	timeLayout = "15:04:05.999999999"
 )
 
+// The append* functions below are the one formatting core: the row reader
+// (Next), the batch reader (NextBatch) and the plain column reader all
+// format through them, so the three cannot drift apart. They append to a
+// caller's buffer because the batch reader formats straight into a
+// column's text, with no string per value. The format* wrappers serve the
+// plain reader, which keeps values as strings.
+
+// appendFloat appends v in the shortest form that reads back as v and
+// reports whether the text is a JSON number (not NaN or an infinity).
+func appendFloat(dst []byte, v float64, bits int) ([]byte, bool) {
+	return strconv.AppendFloat(dst, v, 'g', -1, bits), !math.IsNaN(v) && !math.IsInf(v, 0)
+}
+
 func formatFloat(v float64, bits int) string {
 	return strconv.FormatFloat(v, 'g', -1, bits)
 }
 
-func formatTimestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+// appendTimestamp appends t in UTC as RFC 3339 with nanoseconds. Go's
+// AppendFormat has a fast path for this exact layout.
+func appendTimestamp(dst []byte, t time.Time) []byte {
+	return t.UTC().AppendFormat(dst, time.RFC3339Nano)
+}
 
-func formatBinary(b []byte) string {
+func formatTimestamp(t time.Time) string { return string(appendTimestamp(nil, t)) }
+
+// appendDate appends t's date in UTC as 2006-01-02. Years 0 to 9999 are
+// written digit by digit, which is what the layout gives them but twice as
+// fast; other years take the layout's own (signed, unpadded) path.
+func appendDate(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	y, m, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(dst, dateLayout)
+	}
+	return append(dst, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10),
+		'-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
+}
+
+// appendEpochDate appends the date days days after 1970-01-01.
+func appendEpochDate(dst []byte, days int64) []byte {
+	return appendDate(dst, time.Unix(days*86400, 0))
+}
+
+func formatEpochDate(days int64) string { return string(appendEpochDate(nil, days)) }
+
+// appendBinary appends b as is when it is valid UTF-8, else in standard
+// base64.
+func appendBinary(dst, b []byte) []byte {
 	if utf8.Valid(b) {
-		return string(b)
+		return append(dst, b...)
 	}
-	return base64.StdEncoding.EncodeToString(b)
+	return base64.StdEncoding.AppendEncode(dst, b)
 }
 
-// formatDecimal renders unscaled * 10^-scale exactly.
-func formatDecimal(unscaled *big.Int, scale int32) string {
-	s := unscaled.String()
+func formatBinary(b []byte) string { return string(appendBinary(nil, b)) }
+
+// appendScaled appends unscaled * 10^-scale exactly, given unscaled's
+// decimal digits (with a leading '-' when negative).
+func appendScaled(dst, digits []byte, scale int32) []byte {
 	if scale <= 0 {
-		if scale < 0 && s != "0" {
-			s += strings.Repeat("0", int(-scale))
+		dst = append(dst, digits...)
+		if scale < 0 && string(digits) != "0" {
+			dst = appendZeros(dst, int(-scale))
 		}
-		return s
+		return dst
 	}
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+	if digits[0] == '-' {
+		dst = append(dst, '-')
+		digits = digits[1:]
+	}
 	places := int(scale)
-	if len(s) <= places {
-		s = "0." + strings.Repeat("0", places-len(s)) + s
-	} else {
-		s = s[:len(s)-places] + "." + s[len(s)-places:]
+	if len(digits) <= places {
+		dst = append(dst, "0."...)
+		dst = appendZeros(dst, places-len(digits))
+		return append(dst, digits...)
 	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	dst = append(dst, digits[:len(digits)-places]...)
+	dst = append(dst, '.')
+	return append(dst, digits[len(digits)-places:]...)
 }
 
-// formatTimeOfDay renders a time of day given in units per second.
-func formatTimeOfDay(v int64, perSecond int64) string {
+func appendZeros(dst []byte, n int) []byte {
+	for range n {
+		dst = append(dst, '0')
+	}
+	return dst
+}
+
+// appendDecimal appends unscaled * 10^-scale for an unscaled value that
+// fits in an int64 (the common case, which needs no big.Int).
+func appendDecimal(dst []byte, unscaled int64, scale int32) []byte {
+	var digits [20]byte
+	return appendScaled(dst, strconv.AppendInt(digits[:0], unscaled, 10), scale)
+}
+
+// appendBigDecimal appends unscaled * 10^-scale.
+func appendBigDecimal(dst []byte, unscaled *big.Int, scale int32) []byte {
+	var digits [80]byte
+	return appendScaled(dst, unscaled.Append(digits[:0], 10), scale)
+}
+
+func formatDecimal(unscaled *big.Int, scale int32) string {
+	return string(appendBigDecimal(nil, unscaled, scale))
+}
+
+// appendDecimal128 appends n * 10^-scale, through int64 when n fits.
+func appendDecimal128(dst []byte, n decimal128.Num, scale int32) []byte {
+	if lo, hi := n.LowBits(), n.HighBits(); hi == -int64(lo>>63) {
+		return appendDecimal(dst, int64(lo), scale)
+	}
+	return appendBigDecimal(dst, n.BigInt(), scale)
+}
+
+// appendTimeOfDay appends a time of day given in units per second.
+func appendTimeOfDay(dst []byte, v int64, perSecond int64) []byte {
 	d := time.Duration(v) * (time.Second / time.Duration(perSecond))
-	return time.Unix(0, 0).UTC().Add(d).Format(timeLayout)
+	return time.Unix(0, 0).UTC().Add(d).AppendFormat(dst, timeLayout)
+}
+
+func formatTimeOfDay(v int64, perSecond int64) string {
+	return string(appendTimeOfDay(nil, v, perSecond))
 }
 
 func unitsPerSecond(u arrow.TimeUnit) int64 {
@@ -80,158 +161,155 @@ func unitsPerSecond(u arrow.TimeUnit) int64 {
 	return 1e9
 }
 
-// arrowValue formats element i of arr (which must not be null) as text.
-// jsonOK reports whether text is already a JSON literal (number, bool,
-// object or array) rather than something to quote.
-func arrowValue(arr arrow.Array, i int) (text string, jsonOK bool) {
+// appendArrowValue appends the text of element i of arr (which must not be
+// null) to dst. jsonOK reports whether the text is a JSON literal (number,
+// bool, object or array) rather than something to quote.
+func appendArrowValue(dst []byte, arr arrow.Array, i int) (_ []byte, jsonOK bool) {
 	switch a := arr.(type) {
 	case *array.Boolean:
-		return strconv.FormatBool(a.Value(i)), true
+		return strconv.AppendBool(dst, a.Value(i)), true
 	case *array.Int8:
-		return strconv.FormatInt(int64(a.Value(i)), 10), true
+		return strconv.AppendInt(dst, int64(a.Value(i)), 10), true
 	case *array.Int16:
-		return strconv.FormatInt(int64(a.Value(i)), 10), true
+		return strconv.AppendInt(dst, int64(a.Value(i)), 10), true
 	case *array.Int32:
-		return strconv.FormatInt(int64(a.Value(i)), 10), true
+		return strconv.AppendInt(dst, int64(a.Value(i)), 10), true
 	case *array.Int64:
-		return strconv.FormatInt(a.Value(i), 10), true
+		return strconv.AppendInt(dst, a.Value(i), 10), true
 	case *array.Uint8:
-		return strconv.FormatUint(uint64(a.Value(i)), 10), true
+		return strconv.AppendUint(dst, uint64(a.Value(i)), 10), true
 	case *array.Uint16:
-		return strconv.FormatUint(uint64(a.Value(i)), 10), true
+		return strconv.AppendUint(dst, uint64(a.Value(i)), 10), true
 	case *array.Uint32:
-		return strconv.FormatUint(uint64(a.Value(i)), 10), true
+		return strconv.AppendUint(dst, uint64(a.Value(i)), 10), true
 	case *array.Uint64:
-		return strconv.FormatUint(a.Value(i), 10), true
+		return strconv.AppendUint(dst, a.Value(i), 10), true
 	case *array.Float16:
-		f := float64(a.Value(i).Float32())
-		return formatFloat(f, 32), !math.IsNaN(f) && !math.IsInf(f, 0)
+		return appendFloat(dst, float64(a.Value(i).Float32()), 32)
 	case *array.Float32:
-		f := float64(a.Value(i))
-		return formatFloat(f, 32), !math.IsNaN(f) && !math.IsInf(f, 0)
+		return appendFloat(dst, float64(a.Value(i)), 32)
 	case *array.Float64:
-		f := a.Value(i)
-		return formatFloat(f, 64), !math.IsNaN(f) && !math.IsInf(f, 0)
+		return appendFloat(dst, a.Value(i), 64)
 	case *array.String:
-		return strings.Clone(a.Value(i)), false
+		return append(dst, a.Value(i)...), false
 	case *array.LargeString:
-		return strings.Clone(a.Value(i)), false
+		return append(dst, a.Value(i)...), false
 	case *array.StringView:
-		return strings.Clone(a.Value(i)), false
+		return append(dst, a.Value(i)...), false
 	case *array.Binary:
-		return formatBinary(a.Value(i)), false
+		return appendBinary(dst, a.Value(i)), false
 	case *array.LargeBinary:
-		return formatBinary(a.Value(i)), false
+		return appendBinary(dst, a.Value(i)), false
 	case *array.BinaryView:
-		return formatBinary(a.Value(i)), false
+		return appendBinary(dst, a.Value(i)), false
 	case *array.FixedSizeBinary:
-		return formatBinary(a.Value(i)), false
+		return appendBinary(dst, a.Value(i)), false
 	case *array.Date32:
-		return a.Value(i).ToTime().UTC().Format(dateLayout), false
+		return appendEpochDate(dst, int64(a.Value(i))), false
 	case *array.Date64:
-		return a.Value(i).ToTime().UTC().Format(dateLayout), false
+		return appendDate(dst, a.Value(i).ToTime()), false
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
-		return formatTimestamp(a.Value(i).ToTime(unit)), false
+		return appendTimestamp(dst, a.Value(i).ToTime(unit)), false
 	case *array.Time32:
 		unit := a.DataType().(*arrow.Time32Type).Unit
-		return formatTimeOfDay(int64(a.Value(i)), unitsPerSecond(unit)), false
+		return appendTimeOfDay(dst, int64(a.Value(i)), unitsPerSecond(unit)), false
 	case *array.Time64:
 		unit := a.DataType().(*arrow.Time64Type).Unit
-		return formatTimeOfDay(int64(a.Value(i)), unitsPerSecond(unit)), false
+		return appendTimeOfDay(dst, int64(a.Value(i)), unitsPerSecond(unit)), false
 	case *array.Duration:
-		return strconv.FormatInt(int64(a.Value(i)), 10), true
+		return strconv.AppendInt(dst, int64(a.Value(i)), 10), true
 	case *array.Decimal32:
-		return formatDecimal(big.NewInt(int64(a.Value(i))), a.DataType().(*arrow.Decimal32Type).Scale), true
+		return appendDecimal(dst, int64(a.Value(i)), a.DataType().(*arrow.Decimal32Type).Scale), true
 	case *array.Decimal64:
-		return formatDecimal(big.NewInt(int64(a.Value(i))), a.DataType().(*arrow.Decimal64Type).Scale), true
+		return appendDecimal(dst, int64(a.Value(i)), a.DataType().(*arrow.Decimal64Type).Scale), true
 	case *array.Decimal128:
-		return formatDecimal(a.Value(i).BigInt(), a.DataType().(*arrow.Decimal128Type).Scale), true
+		return appendDecimal128(dst, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale), true
 	case *array.Decimal256:
-		return formatDecimal(a.Value(i).BigInt(), a.DataType().(*arrow.Decimal256Type).Scale), true
+		return appendBigDecimal(dst, a.Value(i).BigInt(), a.DataType().(*arrow.Decimal256Type).Scale), true
 	case *array.Dictionary:
-		return arrowValue(a.Dictionary(), a.GetValueIndex(i))
+		return appendArrowValue(dst, a.Dictionary(), a.GetValueIndex(i))
 	case array.ExtensionArray:
 		if fsb, ok := a.Storage().(*array.FixedSizeBinary); ok && a.ExtensionType().ExtensionName() == "arrow.uuid" {
-			return formatUUID(fsb.Value(i)), false
+			return appendUUID(dst, fsb.Value(i)), false
 		}
-		return arrowValue(a.Storage(), i)
+		return appendArrowValue(dst, a.Storage(), i)
 	case *array.Struct, *array.Map, array.ListLike:
-		var b strings.Builder
-		writeArrowJSON(&b, arr, i, 0)
-		return b.String(), true
+		return appendArrowJSON(dst, arr, i, 0), true
 	}
-	return arr.ValueStr(i), false
+	return append(dst, arr.ValueStr(i)...), false
 }
 
 const maxNestedJSONDepth = 256
 
-// writeArrowJSON appends element i of arr as compact JSON.
-func writeArrowJSON(b *strings.Builder, arr arrow.Array, i int, depth int) {
+// appendArrowJSON appends element i of arr as compact JSON.
+func appendArrowJSON(dst []byte, arr arrow.Array, i int, depth int) []byte {
 	if arr.IsNull(i) || depth > maxNestedJSONDepth {
-		b.WriteString("null")
-		return
+		return append(dst, "null"...)
 	}
 	switch a := arr.(type) {
 	case *array.Struct:
 		st := a.DataType().(*arrow.StructType)
-		b.WriteByte('{')
+		dst = append(dst, '{')
 		for k := 0; k < a.NumField(); k++ {
 			if k > 0 {
-				b.WriteByte(',')
+				dst = append(dst, ',')
 			}
-			writeJSONString(b, st.Field(k).Name)
-			b.WriteByte(':')
-			writeArrowJSON(b, a.Field(k), i, depth+1)
+			dst = appendJSONString(dst, st.Field(k).Name)
+			dst = append(dst, ':')
+			dst = appendArrowJSON(dst, a.Field(k), i, depth+1)
 		}
-		b.WriteByte('}')
+		return append(dst, '}')
 	case *array.Map:
 		start, end := a.ValueOffsets(i)
 		keys, items := a.Keys(), a.Items()
-		b.WriteByte('{')
+		var key []byte
+		dst = append(dst, '{')
 		for j := start; j < end; j++ {
 			if j > start {
-				b.WriteByte(',')
+				dst = append(dst, ',')
 			}
-			key := "null"
+			key = append(key[:0], "null"...)
 			if !keys.IsNull(int(j)) {
-				key, _ = arrowValue(keys, int(j))
+				key, _ = appendArrowValue(key[:0], keys, int(j))
 			}
-			writeJSONString(b, key)
-			b.WriteByte(':')
-			writeArrowJSON(b, items, int(j), depth+1)
+			dst = appendJSONString(dst, string(key))
+			dst = append(dst, ':')
+			dst = appendArrowJSON(dst, items, int(j), depth+1)
 		}
-		b.WriteByte('}')
+		return append(dst, '}')
 	case array.ListLike:
 		start, end := a.ValueOffsets(i)
 		vals := a.ListValues()
-		b.WriteByte('[')
+		dst = append(dst, '[')
 		for j := start; j < end; j++ {
 			if j > start {
-				b.WriteByte(',')
+				dst = append(dst, ',')
 			}
-			writeArrowJSON(b, vals, int(j), depth+1)
+			dst = appendArrowJSON(dst, vals, int(j), depth+1)
 		}
-		b.WriteByte(']')
+		return append(dst, ']')
 	case *array.Dictionary:
-		writeArrowJSON(b, a.Dictionary(), a.GetValueIndex(i), depth+1)
+		return appendArrowJSON(dst, a.Dictionary(), a.GetValueIndex(i), depth+1)
 	case array.ExtensionArray:
-		writeArrowJSON(b, a.Storage(), i, depth+1)
-	default:
-		text, lit := arrowValue(arr, i)
-		if lit {
-			b.WriteString(text)
-		} else {
-			writeJSONString(b, text)
-		}
+		return appendArrowJSON(dst, a.Storage(), i, depth+1)
 	}
+	// A scalar: append its text, then quote it in place unless it is
+	// already a JSON literal.
+	start := len(dst)
+	dst, lit := appendArrowValue(dst, arr, i)
+	if lit {
+		return dst
+	}
+	text := string(dst[start:])
+	return appendJSONString(dst[:start], text)
 }
 
 const hexDigits = "0123456789abcdef"
 
-// writeJSONString appends s as a JSON string literal.
-func writeJSONString(b *strings.Builder, s string) {
-	b.WriteByte('"')
+// appendJSONString appends s as a JSON string literal.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -242,8 +320,8 @@ func writeJSONString(b *strings.Builder, s string) {
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				b.WriteString(s[start:i])
-				b.WriteString("\ufffd")
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, "\ufffd"...)
 				i += size
 				start = i
 				continue
@@ -251,37 +329,41 @@ func writeJSONString(b *strings.Builder, s string) {
 			i += size
 			continue
 		}
-		b.WriteString(s[start:i])
+		dst = append(dst, s[start:i]...)
 		switch c {
 		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
+			dst = append(dst, '\\', c)
 		case '\n':
-			b.WriteString(`\n`)
+			dst = append(dst, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			dst = append(dst, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			dst = append(dst, `\t`...)
 		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[c>>4])
-			b.WriteByte(hexDigits[c&0xf])
+			dst = append(dst, `\u00`...)
+			dst = append(dst, hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		i++
 		start = i
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
-// formatUUID renders 16 bytes in the canonical 8-4-4-4-12 form.
-func formatUUID(b []byte) string {
+// appendUUID appends 16 bytes in the canonical 8-4-4-4-12 form.
+func appendUUID(dst, b []byte) []byte {
 	if len(b) != 16 {
-		return formatBinary(b)
+		return appendBinary(dst, b)
 	}
-	h := hex.EncodeToString(b)
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	dst = hex.AppendEncode(dst, b[0:4])
+	for _, part := range [][]byte{b[4:6], b[6:8], b[8:10], b[10:16]} {
+		dst = append(dst, '-')
+		dst = hex.AppendEncode(dst, part)
+	}
+	return dst
 }
+
+func formatUUID(b []byte) string { return string(appendUUID(nil, b)) }
 
 // float16Text formats raw half-precision bits.
 func float16Text(bits uint16) string {

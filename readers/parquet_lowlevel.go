@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/big"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/parquet"
@@ -47,7 +46,7 @@ type plainCol struct {
 	n        int // levels in the buffer
 	pos      int
 	vpos     int
-	json     strings.Builder
+	json     []byte // the current row's text, for repeated leaves
 }
 
 func newPlainRows(p *parquetReader) (*plainRows, error) {
@@ -194,8 +193,7 @@ func (c *plainCol) nextRow() (string, bool, error) {
 	if c.reps[c.pos] != 0 {
 		return "", false, malformedf("a row starts with a nonzero repetition level")
 	}
-	c.json.Reset()
-	c.json.WriteByte('[')
+	c.json = append(c.json[:0], '[')
 	items, null := 0, false
 	for first := true; ; first = false {
 		if c.pos >= c.n {
@@ -220,21 +218,21 @@ func (c *plainCol) nextRow() (string, bool, error) {
 				return "", false, malformedf("definition levels and values disagree")
 			}
 			if items > 0 {
-				c.json.WriteByte(',')
+				c.json = append(c.json, ',')
 			}
 			v := c.vals[c.vpos]
 			c.vpos++
 			if c.literal && v != "NaN" && v != "+Inf" && v != "-Inf" {
-				c.json.WriteString(v)
+				c.json = append(c.json, v...)
 			} else {
-				writeJSONString(&c.json, v)
+				c.json = appendJSONString(c.json, v)
 			}
 			items++
 		case c.elemOption && def == c.maxDef-1:
 			if items > 0 {
-				c.json.WriteByte(',')
+				c.json = append(c.json, ',')
 			}
-			c.json.WriteString("null")
+			c.json = append(c.json, "null"...)
 			items++
 		case first && def == 0 && c.nullAtTop:
 			null = true
@@ -244,8 +242,8 @@ func (c *plainCol) nextRow() (string, bool, error) {
 	if null && items == 0 {
 		return "", true, nil
 	}
-	c.json.WriteByte(']')
-	return c.json.String(), false, nil
+	c.json = append(c.json, ']')
+	return string(c.json), false, nil
 }
 
 // readInto reads one batch through a typed ReadBatch and formats the values.
@@ -367,11 +365,11 @@ func plainReader(c *plainCol, d *schema.Column) (func(file.ColumnChunkReader) (f
 func int32Formatter(lt schema.LogicalType) (func(int32) string, bool) {
 	switch t := lt.(type) {
 	case schema.DateLogicalType, *schema.DateLogicalType:
-		return func(v int32) string { return time.Unix(int64(v)*86400, 0).UTC().Format(dateLayout) }, false
+		return func(v int32) string { return formatEpochDate(int64(v)) }, false
 	case schema.DecimalLogicalType:
-		return func(v int32) string { return formatDecimal(big.NewInt(int64(v)), t.Scale()) }, true
+		return func(v int32) string { return string(appendDecimal(nil, int64(v), t.Scale())) }, true
 	case *schema.DecimalLogicalType:
-		return func(v int32) string { return formatDecimal(big.NewInt(int64(v)), t.Scale()) }, true
+		return func(v int32) string { return string(appendDecimal(nil, int64(v), t.Scale())) }, true
 	case schema.TimeLogicalType:
 		return func(v int32) string { return formatTimeOfDay(int64(v), 1000) }, false
 	case *schema.TimeLogicalType:
@@ -417,9 +415,9 @@ func int64Formatter(lt schema.LogicalType) (func(int64) string, bool) {
 	case *schema.TimestampLogicalType:
 		return timestampFormatter(t.TimeUnit()), false
 	case schema.DecimalLogicalType:
-		return func(v int64) string { return formatDecimal(big.NewInt(v), t.Scale()) }, true
+		return func(v int64) string { return string(appendDecimal(nil, v, t.Scale())) }, true
 	case *schema.DecimalLogicalType:
-		return func(v int64) string { return formatDecimal(big.NewInt(v), t.Scale()) }, true
+		return func(v int64) string { return string(appendDecimal(nil, v, t.Scale())) }, true
 	case schema.TimeLogicalType:
 		ps := perSecond(t.TimeUnit())
 		return func(v int64) string { return formatTimeOfDay(v, ps) }, false
