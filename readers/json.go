@@ -1,104 +1,78 @@
 package readers
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/dqs/dqs/columnar"
 )
 
 // jsonReader streams a top-level JSON array of objects or JSON Lines.
 // Columns are the union of (flattened) keys in first-seen order, found by a
 // first pass over the file; a second pass streams the values.
+//
+// Both passes parse each row once, straight from the read buffer (see
+// jsonRows and jsonParser). The parser hands each leaf to a sink: in the
+// first pass a columnFinder, which only looks at names, in the second a
+// batchFiller, which appends the values to columnar batches.
 type jsonReader struct {
-	f      File
 	format Format
-	opt    Options
 	rows   *jsonRows
+	parser jsonParser
 	cols   []string
-	index  map[string]int
+	filler batchFiller
+	one    *columnar.Batch // Next's row
 	rec    Record
 	err    error
 }
 
 func openJSON(f File, format Format, opt Options) (Reader, error) {
-	r := &jsonReader{f: f, format: format, opt: opt, index: map[string]int{}}
-
-	// Pass 1: collect the columns.
-	rows, err := newJSONRows(f, format, opt)
+	r := &jsonReader{format: format}
+	rows, err := newJSONRows(f, format, opt, nil)
 	if err != nil {
 		return nil, err
 	}
-	// A key that is only ever null but elsewhere holds an object (its
-	// dotted children exist) gets no column of its own.
-	nonNull := map[string]bool{}
-	addColumn := func(name string, _ []byte, kind valueKind) error {
-		if kind != kindNull {
-			nonNull[name] = true
-		}
-		if _, ok := r.index[name]; !ok {
-			if len(r.cols) >= opt.MaxColumns {
-				return unsupportedf("the file has more than %d distinct keys (columns)", opt.MaxColumns)
-			}
-			r.index[name] = len(r.cols)
-			r.cols = append(r.cols, name)
-		}
-		return nil
-	}
-	good := 0
-	for {
-		raw, err := rows.next()
-		if err == io.EOF {
-			break
-		}
-		if err == nil {
-			err = rows.flatten(raw, addColumn)
-		}
-		if err != nil {
-			if good == 0 || errors.Is(err, ErrUnsupported) {
-				return nil, err
-			}
-			// Later rows report the problem from Next, at the right row.
-			break
-		}
-		good++
-	}
-	r.dropNullParents(nonNull)
-
-	// Pass 2 streams from the start again.
-	if r.rows, err = newJSONRows(f, format, opt); err != nil {
+	if r.cols, err = findJSONColumns(rows, opt); err != nil {
 		return nil, err
 	}
+
+	// Pass 2 streams from the start again.
+	if r.rows, err = newJSONRows(f, format, opt, rows.buf); err != nil {
+		return nil, err
+	}
+	r.filler = batchFiller{keys: newJSONKeys(r.cols), filled: make([]uint64, len(r.cols))}
+	r.parser = jsonParser{maxField: opt.MaxFieldBytes, sink: &r.filler}
 	r.rec.Values = make([]string, len(r.cols))
 	r.rec.Null = make([]bool, len(r.cols))
 	return r, nil
 }
 
-func (r *jsonReader) dropNullParents(nonNull map[string]bool) {
-	prefixes := map[string]bool{}
-	for _, c := range r.cols {
-		for i := 0; i < len(c); i++ {
-			if c[i] == '.' {
-				prefixes[c[:i]] = true
+// findJSONColumns is pass 1: it collects the leaf names of every row, up to
+// the first bad one. An error in the first row, or an ErrUnsupported one in
+// any row, fails the open; later rows report other problems from Next, at
+// the right row.
+func findJSONColumns(rows *jsonRows, opt Options) ([]string, error) {
+	finder := &columnFinder{keys: newJSONKeys(nil), max: opt.MaxColumns}
+	p := &jsonParser{maxField: opt.MaxFieldBytes, sink: finder}
+	for good := 0; ; good++ {
+		err := rows.next(p)
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			// The names before a problem stay, as they did when rows were
+			// flattened with a callback after being checked.
+			err = rows.problemError(p)
+		}
+		if err != nil {
+			if good == 0 || errors.Is(err, ErrUnsupported) {
+				return nil, err
 			}
+			break
 		}
 	}
-	kept := r.cols[:0]
-	for _, c := range r.cols {
-		if !nonNull[c] && prefixes[c] {
-			continue
-		}
-		kept = append(kept, c)
-	}
-	r.cols = kept
-	clear(r.index)
-	for i, c := range r.cols {
-		r.index[c] = i
-	}
+	return finder.columns(), nil
 }
 
 func (r *jsonReader) Columns() []string { return r.cols }
@@ -106,389 +80,260 @@ func (r *jsonReader) Format() Format    { return r.format }
 func (r *jsonReader) Close() error      { return nil }
 
 func (r *jsonReader) Next() (*Record, error) {
-	if r.err != nil {
-		return nil, r.err
+	if r.one == nil {
+		r.one = columnar.NewBatch(len(r.cols))
 	}
-	raw, err := r.rows.next()
-	if err != nil {
-		r.err = err
+	r.one.Reset()
+	if err := r.readRow(r.one); err != nil {
 		return nil, err
 	}
-	for i := range r.rec.Values {
-		r.rec.Values[i] = ""
-		r.rec.Null[i] = true
-	}
-	err = r.rows.flatten(raw, func(name string, val []byte, kind valueKind) error {
-		i, ok := r.index[name]
-		if !ok {
-			return nil // the file changed between the passes
-		}
-		switch kind {
-		case kindNull:
-			r.rec.Values[i], r.rec.Null[i] = "", true
-		case kindString:
-			r.rec.Values[i], r.rec.Null[i] = decodeJSONString(val), false
-		case kindArray:
-			var b bytes.Buffer
-			if json.Compact(&b, val) != nil {
-				b.Reset()
-				b.Write(val)
-			}
-			r.rec.Values[i], r.rec.Null[i] = validUTF8(b.Bytes()), false
-		default:
-			r.rec.Values[i], r.rec.Null[i] = string(val), false
-		}
-		return nil
-	})
-	if err != nil {
-		r.err = err
-		return nil, err
+	for i := range r.one.Cols {
+		v, null := r.one.Cols[i].Cell(0)
+		r.rec.Values[i], r.rec.Null[i] = strings.Clone(v), null
 	}
 	return &r.rec, nil
 }
 
-// jsonRows yields the raw bytes of each top-level row.
-type jsonRows struct {
-	f        File
-	format   Format
-	opt      Options
-	base     int64 // bytes skipped before the decoder's input (a BOM)
-	src      *rowLimitReader
-	dec      *json.Decoder
-	open     bool // the array's '[' was consumed
-	rowStart int64
-	done     bool
-	row      int
-	raw      json.RawMessage
-}
-
-func newJSONRows(f File, format Format, opt Options) (*jsonRows, error) {
-	var bom [3]byte
-	n, _ := f.ReadAt(bom[:], 0)
-	base := int64(0)
-	if n == 3 && bytes.Equal(bom[:], utf8BOM) {
-		base = 3
-	}
-	if _, err := f.Seek(base, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("rewinding file: %w", err)
-	}
-	// A row may hold MaxColumns fields of MaxFieldBytes each, but never
-	// more than 256 MiB.
-	limit := min(int64(opt.MaxColumns)*int64(opt.MaxFieldBytes), 256<<20)
-	src := &rowLimitReader{r: bufio.NewReaderSize(f, 64<<10), limit: limit}
-	it := &jsonRows{f: f, format: format, opt: opt, base: base, src: src}
-	it.dec = json.NewDecoder(src)
-	src.dec = it.dec
-	return it, nil
-}
-
-// rowLimitReader fails reads once the value being decoded grows past limit.
-type rowLimitReader struct {
-	r     io.Reader
-	dec   *json.Decoder
-	limit int64
-	n     int64
-}
-
-func (l *rowLimitReader) Read(p []byte) (int, error) {
-	if l.dec != nil && l.n-l.dec.InputOffset() > l.limit {
-		return 0, unsupportedf("a single row is larger than the %s limit", humanBytes(int(l.limit)))
-	}
-	n, err := l.r.Read(p)
-	l.n += int64(n)
-	return n, err
-}
-
-func (it *jsonRows) next() ([]byte, error) {
-	if it.done {
-		return nil, io.EOF
-	}
-	if it.format == FormatJSON {
-		if !it.open {
-			tok, err := it.dec.Token()
-			if err == io.EOF {
-				it.done = true
-				return nil, io.EOF
+// NextBatch appends rows to b; see BatchReader.
+func (r *jsonReader) NextBatch(b *columnar.Batch) error {
+	start := b.Rows
+	for !b.Full() {
+		if err := r.readRow(b); err != nil {
+			if err == io.EOF && b.Rows > start {
+				return nil
 			}
-			if err != nil {
-				return nil, it.syntaxError(err)
-			}
-			if d, ok := tok.(json.Delim); !ok || d != '[' {
-				return nil, malformedf("line %d: expected a JSON array of objects", it.lineAt(0))
-			}
-			it.open = true
-		}
-		if !it.dec.More() {
-			if _, err := it.dec.Token(); err != nil { // the closing ']'
-				return nil, it.syntaxError(err)
-			}
-			if _, err := it.dec.Token(); err != io.EOF {
-				return nil, malformedf("line %d: unexpected data after the end of the top-level array", it.lineAt(it.dec.InputOffset()-1))
-			}
-			it.done = true
-			return nil, io.EOF
-		}
-	}
-	start := it.dec.InputOffset()
-	it.rowStart = start
-	it.raw = it.raw[:0]
-	if err := it.dec.Decode(&it.raw); err != nil {
-		if err == io.EOF {
-			it.done = true
-			return nil, io.EOF
-		}
-		it.row++
-		return nil, it.syntaxError(err)
-	}
-	it.row++
-	if it.raw[0] != '{' {
-		return nil, malformedf("%s: expected a JSON object, found %s", it.where(start), describeJSON(it.raw))
-	}
-	return it.raw, nil
-}
-
-// where names the current row for messages: "row N (line L)" in an array,
-// "line L" in JSON Lines.
-func (it *jsonRows) where(off int64) string {
-	line := it.lineAt(off)
-	if it.format == FormatJSON && it.row > 0 {
-		return fmt.Sprintf("row %d (line %d)", it.row, line)
-	}
-	return fmt.Sprintf("line %d", line)
-}
-
-func (it *jsonRows) syntaxError(err error) error {
-	if errors.Is(err, ErrUnsupported) || errors.Is(err, ErrMalformed) {
-		var fe *fileError
-		if errors.As(err, &fe) {
-			return newFileError(fe.kind, "%s: %s", it.where(it.dec.InputOffset()), fe.msg)
-		}
-		return err
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line := it.lineAt(se.Offset - 1)
-		if it.format == FormatJSON && it.row > 0 {
-			return malformedf("row %d (line %d): invalid JSON: %s", it.row, line, se.Error())
-		}
-		return malformedf("line %d: invalid JSON: %s", line, se.Error())
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-		return malformedf("%s: the file ends in the middle of a JSON value", it.where(it.dec.InputOffset()))
-	}
-	return fmt.Errorf("%s: reading file: %w", it.where(it.dec.InputOffset()), err)
-}
-
-// lineAt returns the 1-based line of the first significant byte at or
-// after off (relative to the decoder's input). It rereads the file, which
-// is fine because it only runs when reporting an error.
-func (it *jsonRows) lineAt(off int64) int {
-	if off < 0 {
-		off = 0
-	}
-	line := 1
-	buf := make([]byte, 64<<10)
-	pos := it.base
-	end := it.base + off
-	for {
-		n, err := it.f.ReadAt(buf, pos)
-		chunk := buf[:n]
-		if pos+int64(n) > end {
-			before := chunk[:max(0, end-pos)]
-			line += bytes.Count(before, []byte{'\n'})
-			for _, c := range chunk[len(before):] {
-				if c == '\n' {
-					line++
-				} else if c != ' ' && c != '\t' && c != '\r' && c != ',' {
-					return line
-				}
-			}
-		} else {
-			line += bytes.Count(chunk, []byte{'\n'})
-		}
-		if err != nil || n == 0 {
-			return line
-		}
-		pos += int64(n)
-	}
-}
-
-func describeJSON(raw []byte) string {
-	switch raw[0] {
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
-type valueKind int
-
-const (
-	kindNull valueKind = iota
-	kindString
-	kindArray
-	kindLiteral // number, true, false, or an empty object "{}"
-)
-
-// flatten walks one validated JSON object and calls emit for each leaf.
-// Nested objects become dotted names; arrays are passed whole.
-func (it *jsonRows) flatten(raw []byte, emit func(name string, val []byte, kind valueKind) error) error {
-	p := flatParser{data: raw, emit: emit, max: it.opt.MaxFieldBytes, it: it}
-	return p.object("", 0)
-}
-
-type flatParser struct {
-	data []byte
-	i    int
-	emit func(string, []byte, valueKind) error
-	max  int
-	it   *jsonRows
-}
-
-func (p *flatParser) ws() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\r', '\n':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-// str returns the raw bytes of the string at p.i, quotes included.
-func (p *flatParser) str() []byte {
-	start := p.i
-	p.i++
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case '\\':
-			p.i += 2
-			continue
-		case '"':
-			p.i++
-			return p.data[start:p.i]
-		}
-		p.i++
-	}
-	return p.data[start:]
-}
-
-// skip moves past the value at p.i.
-func (p *flatParser) skip() {
-	depth := 0
-	for p.i < len(p.data) {
-		switch c := p.data[p.i]; c {
-		case '"':
-			p.str()
-			if depth == 0 {
-				return
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return
-			}
-			depth--
-			if depth == 0 {
-				p.i++
-				return
-			}
-		case ',', ' ', '\t', '\r', '\n', ':':
-			if depth == 0 {
-				return
-			}
-		}
-		p.i++
-	}
-}
-
-const maxJSONDepth = 1000
-
-func (p *flatParser) object(prefix string, depth int) error {
-	if depth > maxJSONDepth {
-		return malformedf("%s: objects are nested more than %d levels deep", p.it.where(p.it.rowStart), maxJSONDepth)
-	}
-	p.i++ // '{'
-	p.ws()
-	if p.i < len(p.data) && p.data[p.i] == '}' {
-		p.i++
-		if prefix != "" {
-			return p.emit(prefix, []byte("{}"), kindLiteral)
-		}
-		return nil
-	}
-	for p.i < len(p.data) {
-		p.ws()
-		key := decodeJSONString(p.str())
-		p.ws()
-		p.i++ // ':'
-		p.ws()
-		name := key
-		if prefix != "" {
-			name = prefix + "." + key
-		}
-		start := p.i
-		var err error
-		switch p.data[p.i] {
-		case '{':
-			err = p.object(name, depth+1)
-		case '[':
-			p.skip()
-			err = p.leaf(name, p.data[start:p.i], kindArray)
-		case '"':
-			err = p.leaf(name, p.str(), kindString)
-		case 'n':
-			p.skip()
-			err = p.emit(name, nil, kindNull)
-		default:
-			p.skip()
-			err = p.leaf(name, p.data[start:p.i], kindLiteral)
-		}
-		if err != nil {
 			return err
 		}
-		p.ws()
-		if p.i < len(p.data) && p.data[p.i] == ',' {
-			p.i++
-			continue
-		}
-		p.i++ // '}'
-		return nil
+	}
+	if b.Rows == start {
+		return io.EOF
 	}
 	return nil
 }
 
-func (p *flatParser) leaf(name string, val []byte, kind valueKind) error {
-	if len(val) > p.max+2 {
-		return unsupportedf("%s: the value of %q is larger than the %s limit", p.it.where(p.it.rowStart), name, humanBytes(p.max))
+// readRow appends the next row to b, or returns the error Next reports.
+func (r *jsonReader) readRow(b *columnar.Batch) error {
+	if r.err != nil {
+		return r.err
 	}
-	return p.emit(name, val, kind)
+	r.filler.b = b
+	err := r.rows.next(&r.parser)
+	if err == nil {
+		if err = r.rows.problemError(&r.parser); err != nil {
+			r.filler.abort()
+		}
+	}
+	if err != nil {
+		r.err = err
+		return err
+	}
+	r.filler.end()
+	return nil
 }
 
-// decodeJSONString turns a quoted JSON string into Go text.
-func decodeJSONString(q []byte) string {
-	if len(q) >= 2 && bytes.IndexByte(q, '\\') < 0 {
-		return validUTF8(q[1 : len(q)-1])
-	}
-	var s string
-	if err := json.Unmarshal(q, &s); err != nil {
-		return validUTF8(bytes.Trim(q, `"`))
-	}
-	return s
+// columnFinder collects the leaf names of rows as columns, in first-seen
+// order, and which of them ever hold a value other than null.
+type columnFinder struct {
+	keys    jsonKeys
+	nonNull []bool
+	max     int
+	place   int // of the next leaf in the row
+
+	// What undoing the current attempt at a row takes.
+	had    int   // columns before it
+	marked []int // columns it marked non-null
 }
 
-func validUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
+func (f *columnFinder) begin() {
+	f.place, f.had, f.marked = 0, len(f.keys.names), f.marked[:0]
+}
+
+func (f *columnFinder) leaf(name []byte, kind valueKind, _ []byte, _ span, _ uint8) error {
+	col, ok := f.keys.find(f.place, name)
+	if !ok {
+		if len(f.keys.names) >= f.max {
+			return unsupportedf("the file has more than %d distinct keys (columns)", f.max)
+		}
+		col = f.keys.add(f.place, name)
+		f.nonNull = append(f.nonNull, false)
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	f.place++
+	if kind != kindNull && !f.nonNull[col] {
+		f.nonNull[col] = true
+		f.marked = append(f.marked, col)
+	}
+	return nil
+}
+
+func (f *columnFinder) abort() {
+	for _, col := range f.marked {
+		f.nonNull[col] = false
+	}
+	f.marked = f.marked[:0]
+	f.keys.truncate(f.had)
+	f.nonNull = f.nonNull[:f.had]
+}
+
+// columns returns the columns found, without those of keys that are only
+// ever null but elsewhere hold an object (their dotted children exist).
+func (f *columnFinder) columns() []string {
+	prefixes := map[string]bool{}
+	for _, c := range f.keys.names {
+		for i := 0; i < len(c); i++ {
+			if c[i] == '.' {
+				prefixes[c[:i]] = true
+			}
+		}
+	}
+	var kept []string
+	for i, c := range f.keys.names {
+		if !f.nonNull[i] && prefixes[c] {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept
+}
+
+// batchFiller appends the values of rows to a batch, each to the column of
+// its name; a column without a value in a row gets a null.
+type batchFiller struct {
+	b      *columnar.Batch
+	keys   jsonKeys
+	filled []uint64 // the attempt in which each column last got a value
+	at     uint64   // the current attempt at a row
+	place  int      // of the next leaf in the row
+}
+
+func (f *batchFiller) begin() {
+	f.at++
+	f.place = 0
+}
+
+func (f *batchFiller) leaf(name []byte, kind valueKind, data []byte, val span, flags uint8) error {
+	col, ok := f.keys.find(f.place, name)
+	f.place++
+	if !ok {
+		return nil // the file changed between the passes
+	}
+	c := &f.b.Cols[col]
+	if f.filled[col] == f.at {
+		dropLastCell(c) // a repeated key: the last value counts
+	}
+	f.filled[col] = f.at
+	appendJSONValue(c, kind, data[val.start:val.end], flags)
+	return nil
+}
+
+func (f *batchFiller) abort() {
+	for i := range f.b.Cols {
+		c := &f.b.Cols[i]
+		for c.Len() > f.b.Rows {
+			dropLastCell(c)
+		}
+	}
+}
+
+// end completes a good row.
+func (f *batchFiller) end() {
+	for col, at := range f.filled {
+		if at != f.at {
+			f.b.Cols[col].AppendNull()
+		}
+	}
+	f.b.Rows++
+}
+
+// appendJSONValue appends the cell of a value; raw has its quotes.
+func appendJSONValue(c *columnar.Column, kind valueKind, raw []byte, flags uint8) {
+	switch kind {
+	case kindNull:
+		c.AppendNull()
+	case kindString:
+		c.Text = appendJSONText(c.Text, raw[1:len(raw)-1], flags)
+		c.EndCell()
+	case kindArray:
+		c.Text = appendCompactJSON(c.Text, raw)
+		c.EndCell()
+	case kindEmptyObject:
+		c.AppendString("{}")
+	default:
+		c.Append(raw)
+	}
+}
+
+func dropLastCell(c *columnar.Column) {
+	n := len(c.Ends) - 1
+	start := int32(0)
+	if n > 0 {
+		start = c.Ends[n-1]
+	}
+	c.Text, c.Ends, c.Nulls = c.Text[:start], c.Ends[:n], c.Nulls[:n]
+}
+
+// jsonKeys finds the column of a leaf name. Rows mostly repeat the keys of
+// the row before in the same order, so the name is first compared with the
+// column found at the same place in an earlier row, which is cheaper than
+// hashing it.
+type jsonKeys struct {
+	names  []string
+	index  map[string]int
+	recent []int // by place in a row: a column found there, or -1
+}
+
+// maxRecent bounds the places in a row that are remembered.
+const maxRecent = 4096
+
+func newJSONKeys(names []string) jsonKeys {
+	k := jsonKeys{names: names, index: make(map[string]int, len(names))}
+	for i, c := range names {
+		k.index[c] = i
+	}
+	return k
+}
+
+// find returns the column of the leaf name at place k of a row.
+func (k *jsonKeys) find(place int, name []byte) (int, bool) {
+	if place < len(k.recent) {
+		if col := k.recent[place]; col >= 0 && k.names[col] == string(name) {
+			return col, true
+		}
+	}
+	col, ok := k.index[string(name)]
+	if ok {
+		k.remember(place, col)
+	}
+	return col, ok
+}
+
+// add makes name the next column and returns it.
+func (k *jsonKeys) add(place int, name []byte) int {
+	col := len(k.names)
+	k.names = append(k.names, string(name))
+	k.index[k.names[col]] = col
+	k.remember(place, col)
+	return col
+}
+
+// truncate forgets the columns from n on.
+func (k *jsonKeys) truncate(n int) {
+	for _, name := range k.names[n:] {
+		delete(k.index, name)
+	}
+	k.names = k.names[:n]
+	for i, col := range k.recent {
+		if col >= n {
+			k.recent[i] = -1
+		}
+	}
+}
+
+func (k *jsonKeys) remember(place, col int) {
+	if place >= maxRecent {
+		return
+	}
+	for len(k.recent) <= place {
+		k.recent = append(k.recent, -1)
+	}
+	k.recent[place] = col
 }

@@ -61,6 +61,7 @@ func TestJSONReaders(t *testing.T) {
 			if !reflect.DeepEqual(res.rows, c.rows) {
 				t.Errorf("rows\n got %q\nwant %q", res.rows, c.rows)
 			}
+			checkBatchesMatch(t, []byte(c.data), c.file, Options{}, res)
 		})
 	}
 }
@@ -102,6 +103,7 @@ func TestJSONMalformed(t *testing.T) {
 			if len(res.rows) != c.rowsBefore {
 				t.Errorf("%d rows before the error, want %d", len(res.rows), c.rowsBefore)
 			}
+			checkBatchesMatch(t, []byte(c.data), c.file, opt, res)
 		})
 	}
 }
@@ -112,6 +114,7 @@ func TestJSONValueLimit(t *testing.T) {
 	if !errors.Is(res.err, ErrUnsupported) || !strings.Contains(res.err.Error(), "larger than the 50 bytes limit") {
 		t.Fatalf("err = %v, want a size-limit ErrUnsupported", res.err)
 	}
+	checkBatchesMatch(t, []byte(data), "a.json", Options{MaxFieldBytes: 50}, res)
 }
 
 func TestJSONRowLimit(t *testing.T) {
@@ -122,6 +125,7 @@ func TestJSONRowLimit(t *testing.T) {
 	if !errors.Is(res.err, ErrUnsupported) || !strings.Contains(res.err.Error(), "single row is larger") {
 		t.Fatalf("err = %v, want the row-size ErrUnsupported", res.err)
 	}
+	checkBatchesMatch(t, []byte(data), "a.json", Options{MaxColumns: 2, MaxFieldBytes: 1000}, res)
 }
 
 func TestJSONManyRowsStream(t *testing.T) {
@@ -148,9 +152,11 @@ func TestJSONManyRowsStream(t *testing.T) {
 	if got := res.rows[n-1]; !reflect.DeepEqual(got, []string{"49999", "v49999", nullMark}) {
 		t.Fatalf("row %d = %q", n-1, got)
 	}
+	checkBatchesMatch(t, b.Bytes(), "big.json", Options{}, res)
 }
 
-// FuzzJSON: any input ends in rows or an error, with consistent records.
+// FuzzJSON: any input ends in rows or an error, with consistent records,
+// and NextBatch gives what Next gives.
 func FuzzJSON(f *testing.F) {
 	for _, s := range []string{`[{"a":1,"b":{"c":[1,{"d":null}]}}]`, "{\"a\":\"\\u00e9\"}\n{\"b\":2}", `[{}]`, `[1]`, `{"a":{}}`} {
 		f.Add([]byte(s))
@@ -161,6 +167,7 @@ func FuzzJSON(f *testing.F) {
 			if res.err != nil && !errors.Is(res.err, ErrMalformed) && !errors.Is(res.err, ErrUnsupported) {
 				t.Fatalf("%s: error without a sentinel: %v", name, res.err)
 			}
+			checkBatchesMatch(t, data, name, Options{}, res)
 		}
 	})
 }
