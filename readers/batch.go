@@ -33,17 +33,22 @@ func FillBatch(r Reader, b *columnar.Batch) error {
 		if err != nil {
 			return err
 		}
-		for i, v := range rec.Values {
-			if rec.Null[i] {
-				b.Cols[i].AppendNull()
-			} else {
-				b.Cols[i].AppendString(v)
-			}
-		}
-		b.Rows++
+		appendRecord(b, rec)
 	}
 	if b.Rows == start {
 		return io.EOF
 	}
 	return nil
+}
+
+// appendRecord appends one row, given as a Record, to b.
+func appendRecord(b *columnar.Batch, rec *Record) {
+	for i, v := range rec.Values {
+		if rec.Null[i] {
+			b.Cols[i].AppendNull()
+		} else {
+			b.Cols[i].AppendString(v)
+		}
+	}
+	b.Rows++
 }

@@ -118,14 +118,7 @@ func (r *parquetReader) replayRows(b *columnar.Batch, n int) error {
 		if err != nil {
 			return err
 		}
-		for i, v := range rec.Values {
-			if rec.Null[i] {
-				b.Cols[i].AppendNull()
-			} else {
-				b.Cols[i].AppendString(v)
-			}
-		}
-		b.Rows++
+		appendRecord(b, rec)
 	}
 	return nil
 }

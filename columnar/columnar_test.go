@@ -1,0 +1,60 @@
+package columnar
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestColumnCells(t *testing.T) {
+	var c Column
+	c.AppendString("ab")
+	c.AppendNull()
+	c.Append([]byte(""))
+	c.Text = append(c.Text, "42"...)
+	c.EndCell()
+	want := []struct {
+		v    string
+		null bool
+	}{{"ab", false}, {"", true}, {"", false}, {"42", false}}
+	if c.Len() != len(want) {
+		t.Fatalf("Len = %d, want %d", c.Len(), len(want))
+	}
+	for r, w := range want {
+		if v, null := c.Cell(r); v != w.v || null != w.null {
+			t.Errorf("cell %d = %q, %v; want %q, %v", r, v, null, w.v, w.null)
+		}
+	}
+}
+
+func TestBatchBounds(t *testing.T) {
+	if got := NewBatch(14).MaxRows(); got != MaxRows {
+		t.Errorf("narrow batch: %d rows, want %d", got, MaxRows)
+	}
+	if got := NewBatch(1000).MaxRows(); got != MaxCells/1000 {
+		t.Errorf("wide batch: %d rows, want %d", got, MaxCells/1000)
+	}
+	if got := NewBatch(MaxCells * 2).MaxRows(); got != 1 {
+		t.Errorf("very wide batch: %d rows, want 1", got)
+	}
+
+	b := NewBatch(2)
+	for !b.Full() {
+		b.Cols[0].AppendString("x")
+		b.Cols[1].AppendNull()
+		b.Rows++
+	}
+	if b.Rows != MaxRows {
+		t.Errorf("full after %d rows, want %d", b.Rows, MaxRows)
+	}
+	b.Reset()
+	if b.Rows != 0 || b.Cols[0].Len() != 0 || b.Full() {
+		t.Fatalf("not empty after Reset: %d rows, %d cells", b.Rows, b.Cols[0].Len())
+	}
+	long := strings.Repeat("v", MaxBytes/2)
+	b.Cols[0].AppendString(long)
+	b.Cols[1].AppendString(long)
+	b.Rows++
+	if !b.Full() {
+		t.Error("a batch holding MaxBytes of text is not full")
+	}
+}
