@@ -228,8 +228,8 @@ func (p *Profiler) rowsToHLL() {
 	p.rowSet = nil
 }
 
-// Merge folds o, a profiler of the same columns, into p; o is left unchanged
-// and can be discarded. Merging profilers of disjoint chunks gives the
+// Merge folds o, a profiler of the same columns, into p; o keeps giving the
+// same Result and can be discarded. Merging profilers of disjoint chunks gives the
 // single-pass result for every exact metric (counts, types, min/max, lengths,
 // exact distinct counts, exact top values and formats, mean and stddev up to
 // float rounding) and sketch-level agreement for the rest (HLL estimates,
