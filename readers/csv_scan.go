@@ -274,19 +274,15 @@ func (s *csvScanner) readRecord() error {
 }
 
 // plainRun returns the length of the run of chunk before its first byte
-// that ends an unquoted field (the delimiter, CR or LF), or len(chunk). It
-// tests eight bytes at a time: a byte of w equal to b is a zero byte of
-// w^(b×0x01…01), and (x-0x01…01) &^ x & 0x80…80 marks the lowest zero byte
-// of x exactly (borrows can only add marks above it).
+// that ends an unquoted field (the delimiter, CR or LF), or len(chunk),
+// testing eight bytes at a time: a byte of w equal to b is a zero byte of
+// w^(ones*b).
 func (s *csvScanner) plainRun(chunk []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	d := ones * uint64(s.delim)
 	i := 0
 	for ; i+8 <= len(chunk); i += 8 {
 		w := binary.LittleEndian.Uint64(chunk[i:])
-		x, y, z := w^d, w^(ones*'\n'), w^(ones*'\r')
-		m := ((x - ones) &^ x) | ((y - ones) &^ y) | ((z - ones) &^ z)
-		if m &= highs; m != 0 {
+		if m := hasZeroByte(w^d) | hasZeroByte(w^(ones*'\n')) | hasZeroByte(w^(ones*'\r')); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}

@@ -392,15 +392,6 @@ func (p *jsonParser) str() (flags uint8, err error) {
 	}
 }
 
-// ones has 1 in every byte: ones*c has c in every byte.
-const ones = 0x0101010101010101
-
-// hasZeroByte is not 0 when a byte of w is 0.
-func hasZeroByte(w uint64) uint64 { return (w - ones) &^ w & (ones * 0x80) }
-
-// hasByteBelow is not 0 when a byte of w is below n (n <= 0x80).
-func hasByteBelow(w uint64, n byte) uint64 { return (w - ones*uint64(n)) &^ w & (ones * 0x80) }
-
 // escape checks the escape sequence at d[i] (a backslash) and returns the
 // index after it.
 func (p *jsonParser) escape(i int) (int, error) {
