@@ -206,8 +206,8 @@ func (c *column) countShape(sameShape bool, w int64) {
 	}
 	// Most values have the shape of the value before, which (being
 	// non-blank too) was the last item added to both tables.
-	c.fine.bumpN(c.fine.last, w)
-	c.coarse.bumpN(c.coarse.last, w)
+	c.fine.bump(c.fine.last, w)
+	c.coarse.bump(c.coarse.last, w)
 }
 
 func (c *column) addSig(t *spaceSaving, sig []byte) {

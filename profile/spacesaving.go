@@ -106,7 +106,7 @@ func (s *spaceSaving) addLast(v string) bool {
 	if e.n != len(v) || len(e.key) != len(v) || string(e.key) != v {
 		return false
 	}
-	s.bump(s.last)
+	s.bump(s.last, 1)
 	return true
 }
 
@@ -126,7 +126,7 @@ func (s *spaceSaving) add1(h uint64, v string) (ssResult, int32) {
 		if !s.entries[i].matches(len(v), key) {
 			return ssCollision, nil32
 		}
-		s.bump(i)
+		s.bump(i, 1)
 		return ssHit, i
 	}
 	if len(s.entries) < s.cap {
@@ -184,25 +184,16 @@ func (s *spaceSaving) startFilter() {
 	s.rebuild()
 }
 
-// bumpN adds w to entry i's count.
-func (s *spaceSaving) bumpN(i int32, w int64) {
+// bump adds w to entry i's count. Until the first eviction the counts are
+// all there is; the buckets, which only serve to find the smallest count,
+// are built when it comes.
+func (s *spaceSaving) bump(i int32, w int64) {
 	if !s.evicted {
 		s.entries[i].count += w
 		return
 	}
 	for range w {
 		s.incr(i)
-	}
-}
-
-// bump adds one to entry i's count. Until the first eviction the counts are
-// all there is; the buckets, which only serve to find the smallest count,
-// are built when it comes.
-func (s *spaceSaving) bump(i int32) {
-	if s.evicted {
-		s.incr(i)
-	} else {
-		s.entries[i].count++
 	}
 }
 
