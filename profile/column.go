@@ -128,7 +128,7 @@ func (c *column) fold() {
 		if e.n > len(e.key) { // cut: such values were counted one by one
 			continue
 		}
-		c.observe(unsafe.String(unsafe.SliceData(e.key), len(e.key)), e.count)
+		c.observe(view(e.key), e.count)
 	}
 }
 
@@ -178,14 +178,28 @@ func (c *column) observe(v string, w int64) (blank bool) {
 	if first {
 		c.strMin = append(c.strMin[:0], v...)
 		c.strMax = append(c.strMax[:0], v...)
-	} else if v < string(c.strMin) {
+	} else if less(v, view(c.strMin)) {
 		c.strMin = append(c.strMin[:0], v...)
-	} else if v > string(c.strMax) {
+	} else if less(view(c.strMax), v) {
 		c.strMax = append(c.strMax[:0], v...)
 	}
 	c.addTyped(v, w)
 	return false
 }
+
+// less reports whether a < b, both non-empty. Most pairs differ in their
+// first byte, which decides them without a call into the runtime's
+// comparison.
+func less(a, b string) bool {
+	if a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return a < b
+}
+
+// view is b as a string, without a copy: for reading only, while b is not
+// modified.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // countShape counts w occurrences of the signatures in sigF and sigC.
 func (c *column) countShape(sameShape bool, w int64) {
@@ -213,7 +227,7 @@ func (c *column) countShape(sameShape bool, w int64) {
 func (c *column) addSig(t *spaceSaving, sig []byte) {
 	// A string view of the scratch buffer, not a copy: the table only reads
 	// it and copies it into a buffer of its own when it keeps it.
-	sv := unsafe.String(unsafe.SliceData(sig), len(sig))
+	sv := view(sig)
 	if t.addLast(sv) {
 		return
 	}
@@ -238,8 +252,8 @@ func (c *column) addTyped(v string, w int64) {
 			}
 			return
 		}
-		if floatSyntax(v) {
-			if f, ok := parseFloat(v); ok {
+		if f, syntax, ok := decimalFloat(v); syntax {
+			if ok {
 				c.addNumber(f, w)
 			}
 			return

@@ -87,37 +87,48 @@ func parseInt(s string) (int64, bool) {
 	return int64(u), true
 }
 
-// floatSyntax checks the decimal float grammar
+// decimalFloat reads s as the decimal float grammar
 //
 //	[+-]? digits* ('.' digits*)? ([eE] [+-]? digits+)?   (at least one mantissa digit)
 //
-// without a leading zero in the integer part unless it is "0" (as integers),
-// so that strconv.ParseFloat is only called on strings it accepts (its error
-// path allocates). It rejects "inf", "nan", hex floats, underscores and ','.
-func floatSyntax(s string) bool {
+// without a leading zero in the integer part unless it is "0" (as integers).
+// It rejects "inf", "nan", hex floats, underscores and ','. syntax reports
+// whether s has that grammar, ok whether its value is also finite; so that
+// strconv.ParseFloat is only called on strings it accepts (its error path
+// allocates), and seldom: the usual decimal of at most 15 digits is computed
+// exactly in the same pass (see below).
+func decimalFloat(s string) (f float64, syntax, ok bool) {
 	i := 0
+	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
 		i++
 	}
-	digits := 0
+	var mant uint64
+	digits, frac := 0, 0
 	for i < len(s) && s[i]-'0' <= 9 {
+		mant = mant*10 + uint64(s[i]-'0')
 		i++
 		digits++
 	}
 	if digits > 1 && s[i-digits] == '0' {
-		return false // a leading zero, as in zip codes and identifiers
+		return 0, false, false // a leading zero, as in zip codes and identifiers
 	}
 	if i < len(s) && s[i] == '.' {
 		i++
 		for i < len(s) && s[i]-'0' <= 9 {
+			mant = mant*10 + uint64(s[i]-'0')
 			i++
 			digits++
+			frac++
 		}
 	}
 	if digits == 0 {
-		return false
+		return 0, false, false
 	}
+	exact := digits <= 15 // then mant < 2^53 and nothing wrapped
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		exact = false
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
@@ -128,11 +139,30 @@ func floatSyntax(s string) bool {
 			exp++
 		}
 		if exp == 0 {
-			return false
+			return 0, false, false
 		}
 	}
-	return i == len(s)
+	if i != len(s) {
+		return 0, false, false
+	}
+	if exact {
+		// mant and 10^frac (frac <= 15) are exact float64s, and IEEE
+		// division rounds correctly, so this is the correctly rounded
+		// value, as strconv.ParseFloat's own fast path computes it.
+		f = float64(mant) / pow10[frac]
+		if neg {
+			f = -f
+		}
+		return f, true, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil { // only ErrRange can happen here
+		return 0, true, false
+	}
+	return f, true, true
 }
+
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // parseFloat accepts integers and decimal floats ('.' as the only decimal
 // separator); values out of float64 range are rejected.
@@ -140,14 +170,8 @@ func parseFloat(s string) (float64, bool) {
 	if n, ok := parseInt(s); ok {
 		return float64(n), true
 	}
-	if !floatSyntax(s) {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil { // only ErrRange can happen here
-		return 0, false
-	}
-	return f, true
+	f, _, ok := decimalFloat(s)
+	return f, ok
 }
 
 // parseBool accepts true/false/yes/no/t/f/y/n/0/1, case-insensitively.

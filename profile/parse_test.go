@@ -1,6 +1,9 @@
 package profile
 
 import (
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -178,6 +181,40 @@ func TestParsesAs(t *testing.T) {
 	} {
 		if got := ParsesAs(tc.typ, tc.v); got != tc.want {
 			t.Errorf("ParsesAs(%q, %q) = %v", tc.typ, tc.v, got)
+		}
+	}
+}
+
+// decimalFloat's exact path must give strconv.ParseFloat's value, bit for
+// bit, on every decimal it takes.
+func TestDecimalFloatMatchesStrconv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + rng.IntN(10))
+		}
+		return string(b)
+	}
+	for range 300_000 {
+		intPart := digits(rng.IntN(9))
+		if len(intPart) > 1 && intPart[0] == '0' {
+			intPart = "1" + intPart[1:]
+		}
+		s := intPart + "." + digits(rng.IntN(17))
+		if rng.IntN(3) == 0 {
+			s = "-" + s
+		}
+		got, syntax, ok := decimalFloat(s)
+		if s == "." || s == "-." {
+			if syntax || ok {
+				t.Fatalf("decimalFloat(%q) accepted", s)
+			}
+			continue
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || !syntax || !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("decimalFloat(%q) = %v, %v, %v; strconv: %v, %v", s, got, syntax, ok, want, err)
 		}
 	}
 }
