@@ -10,7 +10,7 @@ import (
 
 	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/axiomhq/hyperloglog"
-	metro "github.com/dgryski/go-metro"
+	"github.com/zeebo/xxh3"
 )
 
 // column is the running state of one column. Every field is mergeable.
@@ -67,7 +67,7 @@ func (c *column) addCell(v string, null bool) uint64 {
 		c.nulls++
 		return nullHash
 	}
-	h := metro.Hash64Str(v, hashSeed)
+	h := xxh3.HashStringSeed(v, hashSeed)
 	c.add(v, h)
 	return h
 }
@@ -231,7 +231,7 @@ func (c *column) addSig(t *spaceSaving, sig []byte) {
 	if t.addLast(sv) {
 		return
 	}
-	t.add(metro.Hash64(sig, hashSeed), sv)
+	t.add(xxh3.HashSeed(sig, hashSeed), sv)
 }
 
 func (c *column) addTyped(v string, w int64) {
