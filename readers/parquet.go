@@ -51,6 +51,7 @@ type parquetReader struct {
 	size int64
 	opt  Options
 	pf   *file.Reader
+	mem  *bufferPool // every buffer the library allocates
 
 	cols []string
 	rec  Record
@@ -116,8 +117,8 @@ func openParquetWith(f File, opt Options, forcePlain bool) (Reader, error) {
 		return nil, malformedf("parquet: missing the PAR1 magic bytes; the file is truncated or not Parquet")
 	}
 
-	r := &parquetReader{f: f, size: size, opt: opt}
-	props := parquet.NewReaderProperties(memory.DefaultAllocator)
+	r := &parquetReader{f: f, size: size, opt: opt, mem: new(bufferPool)}
+	props := parquet.NewReaderProperties(r.mem)
 	props.BufferedStreamEnabled = true // stream column chunks instead of loading them whole
 	props.BufferSize = 1 << 20
 	props.MaxUncompressedPageSize = maxUncompressedPage
@@ -374,11 +375,11 @@ func (f *formatted) format(arr arrow.Array) (ok bool) {
 func newArrowRows(p *parquetReader) (*arrowRows, error) {
 	ar := &arrowRows{p: p}
 	err := guard("parquet: reading the schema", func() error {
-		fr, cols, err := openArrow(p.pf, nil)
+		fr, cols, err := openArrow(p.pf, p.mem, nil)
 		if err != nil {
 			return err
 		}
-		if dfr, dcols := openArrowDictionaries(p.pf, cols); dfr != nil {
+		if dfr, dcols := openArrowDictionaries(p.pf, p.mem, cols); dfr != nil {
 			fr, cols = dfr, dcols
 		}
 		ar.fr = fr
@@ -396,12 +397,12 @@ func newArrowRows(p *parquetReader) (*arrowRows, error) {
 
 // openArrow opens pf through pqarrow, reading the leaf columns in dict as
 // dictionaries, and returns its output columns.
-func openArrow(pf *file.Reader, dict []int) (*pqarrow.FileReader, []arrowColumn, error) {
+func openArrow(pf *file.Reader, mem memory.Allocator, dict []int) (*pqarrow.FileReader, []arrowColumn, error) {
 	props := pqarrow.ArrowReadProperties{Parallel: false}
 	for _, c := range dict {
 		props.SetReadDict(c, true)
 	}
-	fr, err := pqarrow.NewFileReader(pf, props, memory.DefaultAllocator)
+	fr, err := pqarrow.NewFileReader(pf, props, mem)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -443,13 +444,13 @@ func flatten(cols []arrowColumn, name string, t arrow.DataType, path []int) []ar
 // reading the columns dictionaryColumns picks as dictionaries. It returns
 // nil if there are none or the library fails, or reads other than exactly
 // those columns as dictionaries of their type.
-func openArrowDictionaries(pf *file.Reader, cols []arrowColumn) (fr *pqarrow.FileReader, dcols []arrowColumn) {
+func openArrowDictionaries(pf *file.Reader, mem memory.Allocator, cols []arrowColumn) (fr *pqarrow.FileReader, dcols []arrowColumn) {
 	guard("", func() error { // a failure only means reading without dictionaries
 		dict := dictionaryColumns(pf.MetaData())
 		if len(dict) == 0 {
 			return nil
 		}
-		dfr, dc, err := openArrow(pf, dict)
+		dfr, dc, err := openArrow(pf, mem, dict)
 		if err == nil && sameButDictionaries(cols, dc, len(dict)) {
 			fr, dcols = dfr, dc
 		}

@@ -616,7 +616,7 @@ func TestParquetDictionaryColumns(t *testing.T) {
 		}
 		pr := r.(*parquetReader)
 		if !dict {
-			if pr.arrow.fr, _, err = openArrow(pr.pf, nil); err != nil {
+			if pr.arrow.fr, _, err = openArrow(pr.pf, pr.mem, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
