@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dqs/dqs/internal/colgen"
 )
 
 func TestLuhnAndCards(t *testing.T) {
@@ -126,7 +128,7 @@ func TestSSN(t *testing.T) {
 
 func TestSEPersonnummer(t *testing.T) {
 	now := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
-	samordning := luhnComplete("121272" + "123") // day 12 + 60
+	samordning := colgen.LuhnComplete("121272" + "123") // day 12 + 60
 	for _, tc := range []struct {
 		v    string
 		want bool

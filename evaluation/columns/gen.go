@@ -6,11 +6,12 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/dqs/dqs/internal/colgen"
 )
 
 // corpusSeed fixes the corpus. Each case draws from its own generator seeded
@@ -18,108 +19,18 @@ import (
 // other case byte-for-byte the same.
 const corpusSeed = 20240917
 
-// gen is a deterministic source of values for one case.
-type gen struct{ r *rand.Rand }
+// gen is a deterministic source of values for one case: colgen's draws and
+// value generators, plus the corpus's own (dirt, cultures, countries).
+type gen struct{ *colgen.Gen }
 
 func newGen(id string) *gen {
 	h := fnv.New64a()
 	h.Write([]byte(id))
 	s := h.Sum64()
-	return &gen{rand.New(rand.NewPCG(corpusSeed, s))}
-}
-
-func (g *gen) intn(n int) int           { return g.r.IntN(n) }
-func (g *gen) chance(p float64) bool    { return g.r.Float64() < p }
-func (g *gen) between(lo, hi int) int   { return lo + g.r.IntN(hi-lo+1) }
-func (g *gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
-func (g *gen) float(lo, hi float64) float64 {
-	return lo + g.r.Float64()*(hi-lo)
-}
-
-// zipf picks from xs with weights falling like 1/(i+1), the way real
-// categories, given names and surnames are distributed: a few frequent ones
-// and a long tail.
-func (g *gen) zipf(xs []string) string {
-	total := 0.0
-	for i := range xs {
-		total += 1 / float64(i+1)
-	}
-	x := g.r.Float64() * total
-	for i := range xs {
-		x -= 1 / float64(i+1)
-		if x <= 0 {
-			return xs[i]
-		}
-	}
-	return xs[len(xs)-1]
-}
-
-func (g *gen) digits(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte('0' + g.r.IntN(10))
-	}
-	return string(b)
-}
-
-func (g *gen) chars(n int, alphabet string) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[g.r.IntN(len(alphabet))]
-	}
-	return string(b)
-}
-
-const (
-	lowerHex = "0123456789abcdef"
-	alnum    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	upperAN  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	upper    = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	b64url   = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	bcryptAB = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-)
-
-// date returns a random day between the first of January of y0 and the last
-// of December of y1.
-func (g *gen) date(y0, y1 int) time.Time {
-	t0 := time.Date(y0, 1, 1, 0, 0, 0, 0, time.UTC)
-	t1 := time.Date(y1, 12, 31, 0, 0, 0, 0, time.UTC)
-	return t0.AddDate(0, 0, g.r.IntN(int(t1.Sub(t0).Hours()/24)+1))
-}
-
-// instant returns a random second between the start of y0 and the end of y1.
-func (g *gen) instant(y0, y1 int) time.Time {
-	return g.date(y0, y1).Add(time.Duration(g.r.IntN(86400)) * time.Second)
+	return &gen{colgen.New(rand.New(rand.NewPCG(corpusSeed, s)))}
 }
 
 func num(f float64, decimals int) string { return strconv.FormatFloat(f, 'f', decimals, 64) }
-
-// group splits s into groups of the given sizes joined by sep; a trailing
-// remainder forms a last group.
-func group(s, sep string, sizes ...int) string {
-	var parts []string
-	i := 0
-	for _, n := range sizes {
-		if i+n > len(s) {
-			break
-		}
-		parts = append(parts, s[i:i+n])
-		i += n
-	}
-	if i < len(s) {
-		parts = append(parts, s[i:])
-	}
-	return strings.Join(parts, sep)
-}
-
-// every4 groups s in blocks of four (IBANs, card numbers).
-func every4(s, sep string) string {
-	var parts []string
-	for i := 0; i < len(s); i += 4 {
-		parts = append(parts, s[i:min(i+4, len(s))])
-	}
-	return strings.Join(parts, sep)
-}
 
 // ---------------------------------------------------------------------------
 // Dirt
@@ -156,33 +67,33 @@ var wrongTypeValues = []string{"2023-04-01", "12.50", "42", "true", "Stockholm",
 // a null cell.
 func (g *gen) apply(d dirt, v string, tests []string) *string {
 	switch {
-	case g.chance(d.null):
+	case g.Chance(d.null):
 		return nil
-	case g.chance(d.blank):
-		v = g.pick("", " ", "  ")
+	case g.Chance(d.blank):
+		v = g.Pick("", " ", "  ")
 		return &v
-	case g.chance(d.junk):
-		v = g.pick(junkTokens...)
+	case g.Chance(d.junk):
+		v = g.Pick(junkTokens...)
 		return &v
-	case len(tests) > 0 && g.chance(d.test):
-		v = g.pick(tests...)
+	case len(tests) > 0 && g.Chance(d.test):
+		v = g.Pick(tests...)
 		return &v
-	case g.chance(d.wrong):
-		v = g.pick(wrongTypeValues...)
+	case g.Chance(d.wrong):
+		v = g.Pick(wrongTypeValues...)
 		return &v
 	}
-	if g.chance(d.typo) {
+	if g.Chance(d.typo) {
 		v = g.typo(v)
 	}
-	if g.chance(d.recase) {
-		if g.chance(0.5) {
+	if g.Chance(d.recase) {
+		if g.Chance(0.5) {
 			v = strings.ToUpper(v)
 		} else {
 			v = strings.ToLower(v)
 		}
 	}
-	if g.chance(d.pad) {
-		v = g.pick(" ", "  ", "") + v + g.pick(" ", "", "\t", "  ")
+	if g.Chance(d.pad) {
+		v = g.Pick(" ", "  ", "") + v + g.Pick(" ", "", "\t", "  ")
 	}
 	return &v
 }
@@ -194,8 +105,8 @@ func (g *gen) typo(v string) string {
 	if len(rs) < 3 {
 		return v
 	}
-	i := g.between(1, len(rs)-2)
-	switch g.intn(4) {
+	i := g.Between(1, len(rs)-2)
+	switch g.IntN(4) {
 	case 0:
 		rs = append(rs[:i], rs[i+1:]...)
 	case 1:
@@ -205,9 +116,9 @@ func (g *gen) typo(v string) string {
 	default:
 		switch {
 		case unicode.IsDigit(rs[i]):
-			rs[i] = rune('0' + (int(rs[i]-'0')+g.between(1, 9))%10)
+			rs[i] = rune('0' + (int(rs[i]-'0')+g.Between(1, 9))%10)
 		case unicode.IsLetter(rs[i]):
-			rs[i] = rune("abcdefghijklmnopqrstuvwxyz"[g.intn(26)])
+			rs[i] = rune("abcdefghijklmnopqrstuvwxyz"[g.IntN(26)])
 		}
 	}
 	return string(rs)
@@ -216,10 +127,10 @@ func (g *gen) typo(v string) string {
 // size draws a column length: about one column in six is small (15–30
 // values), the others 100–1000, skewed towards the low end.
 func (g *gen) size() int {
-	if g.chance(0.16) {
-		return g.between(15, 30)
+	if g.Chance(0.16) {
+		return g.Between(15, 30)
 	}
-	x := g.r.Float64()
+	x := g.Float64()
 	return 100 + int(900*x*x)
 }
 

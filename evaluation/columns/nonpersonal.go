@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dqs/dqs/internal/colgen"
 )
 
 // nonPersonalSpecs are ordinary business columns. Many are hard negatives:
@@ -25,7 +27,7 @@ func nonPersonalSpecs() []spec {
 func counter(start int64, width int) func(g *gen) string {
 	next := start
 	return func(g *gen) string {
-		next += 1 + int64(g.intn(3)/2)
+		next += 1 + int64(g.IntN(3)/2)
 		if width > 0 {
 			return sprintf("%0*d", width, next)
 		}
@@ -38,46 +40,46 @@ func identifierSpecs() []spec {
 	return []spec{
 		col("id-uuid", "id", id, "-", clean, (*gen).uuid),
 		col("id-seq", "customer_id", id, "-", light, counter(100000, 0)),
-		col("id-order-random", "order_number", id, "-", light, func(g *gen) string { return strconv.Itoa(g.between(1, 9)) + g.digits(9) }).
+		col("id-order-random", "order_number", id, "-", light, func(g *gen) string { return strconv.Itoa(g.Between(1, 9)) + g.Digits(9) }).
 			why("ten random digits, like unformatted phone numbers"),
 		col("id-order-07", "ordernr", id, "sv-SE", clean, counter(701000000, 10)).
 			why("zero-padded consecutive numbers starting 07, like Swedish mobiles"),
-		col("id-sku", "sku", id, "-", light, func(g *gen) string { return "SKU-" + g.chars(4, upperAN) + "-" + g.digits(3) }),
-		col("id-code-alnum", "code", id, "-", light, func(g *gen) string { return g.chars(6, upperAN) }),
-		col("id-code-5digit", "code", id, "-", light, func(g *gen) string { return strconv.Itoa(g.between(10000, 99999)) }).
+		col("id-sku", "sku", id, "-", light, func(g *gen) string { return "SKU-" + g.Chars(4, colgen.UpperAlnum) + "-" + g.Digits(3) }),
+		col("id-code-alnum", "code", id, "-", light, func(g *gen) string { return g.Chars(6, colgen.UpperAlnum) }),
+		col("id-code-5digit", "code", id, "-", light, func(g *gen) string { return strconv.Itoa(g.Between(10000, 99999)) }).
 			why("5-digit codes, like postal codes"),
-		col("id-product-luhn", "product_code", id, "-", clean, func(g *gen) string { return luhnComplete(g.pick("8", "9", "1") + g.digits(14)) }).
+		col("id-product-luhn", "product_code", id, "-", clean, func(g *gen) string { return colgen.LuhnComplete(g.Pick("8", "9", "1") + g.Digits(14)) }).
 			why("16 digits passing Luhn without a card issuer prefix"),
-		col("id-imei", "imei", id, "-", light, func(g *gen) string { return luhnComplete(g.pick("35", "86", "01", "49") + g.digits(12)) }).
+		col("id-imei", "imei", id, "-", light, func(g *gen) string { return colgen.LuhnComplete(g.Pick("35", "86", "01", "49") + g.Digits(12)) }).
 			why("15-digit Luhn-valid device ids"),
-		col("id-ean", "ean", id, "-", clean, func(g *gen) string { return ean13(g, g.pick("73", "40", "64", "57", "70")) }),
-		col("id-commit", "commit_sha", id, "-", clean, func(g *gen) string { return g.hexString(40) }).why("hex commit hashes"),
-		col("id-git-short", "rev", id, "-", clean, func(g *gen) string { return g.hexString(8)[:7] }),
-		col("id-checksum", "file_checksum", id, "-", clean, func(g *gen) string { return g.hexString(64) }),
+		col("id-ean", "ean", id, "-", clean, func(g *gen) string { return g.EAN13(g.Pick("73", "40", "64", "57", "70")) }),
+		col("id-commit", "commit_sha", id, "-", clean, func(g *gen) string { return g.HexString(40) }).why("hex commit hashes"),
+		col("id-git-short", "rev", id, "-", clean, func(g *gen) string { return g.HexString(8)[:7] }),
+		col("id-checksum", "file_checksum", id, "-", clean, func(g *gen) string { return g.HexString(64) }),
 		col("id-orgnr-se", "org_nr", id, "sv-SE", light, func(g *gen) string {
-			v := luhnComplete(g.pick("55", "556", "559", "802", "716")[:2] + g.digits(7))
+			v := colgen.LuhnComplete(g.Pick("55", "556", "559", "802", "716")[:2] + g.Digits(7))
 			return v[:6] + "-" + v[6:]
 		}).why("Swedish company numbers: Luhn like personnummer, month ≥ 20"),
 		col("id-ytunnus", "y_tunnus", id, "fi-FI", light, finnishBusinessID),
 		col("id-orgnr-no", "organisasjonsnummer", id, "nb-NO", light, norwegianOrgNumber),
-		col("id-cvr", "cvr", id, "da-DK", light, func(g *gen) string { return strconv.Itoa(g.between(10000000, 45999999)) }).
+		col("id-cvr", "cvr", id, "da-DK", light, func(g *gen) string { return strconv.Itoa(g.Between(10000000, 45999999)) }).
 			why("Danish company numbers; name 'cvr' is close to 'cpr'"),
 		col("id-invoice-date", "invoice_no", id, "-", light, func(g *gen) string {
-			return g.date(2021, 2024).Format("20060102") + "-" + sprintf("%04d", g.between(1, 300))
+			return g.Date(2021, 2024).Format("20060102") + "-" + sprintf("%04d", g.Between(1, 300))
 		}).why("YYYYMMDD-NNNN like a long personnummer"),
 		col("id-batch", "batch_no", id, "-", light, func(g *gen) string {
-			return g.date(2022, 2024).Format("060102") + "-" + sprintf("%04d", g.between(1, 9999))
+			return g.Date(2022, 2024).Format("060102") + "-" + sprintf("%04d", g.Between(1, 9999))
 		}).why("YYMMDD-NNNN like personnummer and CPR"),
 		col("id-ticket", "ticket_id", id, "-", clean, counter(12345, 7)),
-		col("id-tracking", "tracking_number", id, "-", light, func(g *gen) string { return "1Z" + g.chars(6, upperAN) + g.digits(10) }),
-		col("id-booking", "booking_ref", id, "-", clean, func(g *gen) string { return g.chars(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789") }),
-		col("id-kundnr", "kundnummer", id, "sv-SE", light, func(g *gen) string { return strconv.Itoa(g.between(1000000, 9999999)) }),
+		col("id-tracking", "tracking_number", id, "-", light, func(g *gen) string { return "1Z" + g.Chars(6, colgen.UpperAlnum) + g.Digits(10) }),
+		col("id-booking", "booking_ref", id, "-", clean, func(g *gen) string { return g.Chars(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789") }),
+		col("id-kundnr", "kundnummer", id, "sv-SE", light, func(g *gen) string { return strconv.Itoa(g.Between(1000000, 9999999)) }),
 		col("id-isbn", "isbn", id, "-", clean, func(g *gen) string {
-			e := ean13(g, "978"+g.pick("91", "3", "0", "951"))
+			e := g.EAN13("978" + g.Pick("91", "3", "0", "951"))
 			return e[:3] + "-" + e[3:5] + "-" + e[5:9] + "-" + e[9:12] + "-" + e[12:]
 		}),
 		col("id-hostname", "hostname", id, "-", clean, func(g *gen) string {
-			return g.pick("web", "api", "db", "cache", "worker") + "-" + sprintf("%02d", g.between(1, 40)) + "." + g.pick("prod", "staging") + "." + g.pick("eu-north-1", "us-east-1") + ".internal"
+			return g.Pick("web", "api", "db", "cache", "worker") + "-" + sprintf("%02d", g.Between(1, 40)) + "." + g.Pick("prod", "staging") + "." + g.Pick("eu-north-1", "us-east-1") + ".internal"
 		}),
 		col("id-ssn-like", "code", id, "-", clean, func() func(g *gen) string {
 			next := counter(2999, 4)
@@ -86,14 +88,14 @@ func identifierSpecs() []spec {
 		col("id-row", "row_id", id, "-", clean, counter(0, 0)).rows(25),
 		col("id-nohint", "col_1", id, "-", clean, (*gen).uuid),
 		col("id-union", "union_id", id, "-", clean, counter(1, 0)).why("SQL-style id; 'union' hints trade unions"),
-		col("id-location", "location_id", id, "-", light, func(g *gen) string { return "LOC-" + g.digits(5) }),
+		col("id-location", "location_id", id, "-", light, func(g *gen) string { return "LOC-" + g.Digits(5) }),
 	}
 }
 
 // finnishBusinessID is a Y-tunnus: seven digits, a dash and a mod-11 check.
 func finnishBusinessID(g *gen) string {
 	for {
-		d := sprintf("%07d", g.between(100000, 3299999))
+		d := sprintf("%07d", g.Between(100000, 3299999))
 		w := []int{7, 9, 10, 5, 8, 4, 2}
 		s := 0
 		for i := range 7 {
@@ -113,7 +115,7 @@ func finnishBusinessID(g *gen) string {
 // norwegianOrgNumber is nine digits with a mod-11 check digit.
 func norwegianOrgNumber(g *gen) string {
 	for {
-		d := g.pick("8", "9") + g.digits(7)
+		d := g.Pick("8", "9") + g.Digits(7)
 		w := []int{3, 2, 7, 6, 5, 4, 3, 2}
 		s := 0
 		for i := range 8 {
@@ -133,7 +135,7 @@ func norwegianOrgNumber(g *gen) string {
 func categorySpecs() []spec {
 	const cat = "category"
 	company := func(g *gen) string {
-		return g.zipf(companyStems) + " " + g.pick("Logistics", "Foods", "Systems", "Energy", "Bygg") + " " + g.pick(companySuffixes...)
+		return g.Zipf(companyStems) + " " + g.Pick("Logistics", "Foods", "Systems", "Energy", "Bygg") + " " + g.Pick(companySuffixes...)
 	}
 	var versions []string
 	for i := range 30 {
@@ -156,7 +158,7 @@ func categorySpecs() []spec {
 		col("cat-card-brand", "card_brand", cat, "-", light, fixed("Visa", "Mastercard", "American Express", "Maestro")),
 		col("cat-card-type", "card_type", cat, "-", light, fixed("Debit", "Credit", "Prepaid")),
 		col("cat-age-group", "age_group", cat, "-", light, fixed("25-34", "35-44", "18-24", "45-54", "55-64", "65+")),
-		col("cat-product", "product_name", cat, "-", light, func(g *gen) string { return g.zipf(productAdjectives) + " " + g.zipf(productWords) }),
+		col("cat-product", "product_name", cat, "-", light, func(g *gen) string { return g.Zipf(productAdjectives) + " " + g.Zipf(productWords) }),
 		col("cat-company", "name", cat, "multi", light, company).why("company names in a column called name"),
 		col("cat-size", "size", cat, "-", clean, fixed("M", "L", "S", "XL", "XS", "XXL")),
 		col("cat-party", "party", cat, "-", light, fixed("buyer", "seller", "guarantor", "broker")).why("contract parties"),
@@ -182,10 +184,10 @@ func categorySpecs() []spec {
 func numberSpecs() []spec {
 	const n = "number"
 	ints := func(lo, hi int) func(g *gen) string {
-		return func(g *gen) string { return strconv.Itoa(g.between(lo, hi)) }
+		return func(g *gen) string { return strconv.Itoa(g.Between(lo, hi)) }
 	}
 	floats := func(lo, hi float64, d int) func(g *gen) string {
-		return func(g *gen) string { return num(g.float(lo, hi), d) }
+		return func(g *gen) string { return num(g.Float(lo, hi), d) }
 	}
 	return []spec{
 		col("num-qty", "quantity", n, "-", light, ints(0, 120)).why("0–120 like ages"),
@@ -214,7 +216,7 @@ func numberSpecs() []spec {
 
 func moneySpecs() []spec {
 	const m = "money"
-	amt := func(lo, hi float64) func(g *gen) float64 { return func(g *gen) float64 { return g.float(lo, hi) } }
+	amt := func(lo, hi float64) func(g *gen) float64 { return func(g *gen) float64 { return g.Float(lo, hi) } }
 	sv := func(f float64) string {
 		s := num(f, 2)
 		intPart, frac, _ := strings.Cut(s, ".")
@@ -230,28 +232,28 @@ func moneySpecs() []spec {
 		col("money-eur", "Betrag", m, "de-DE", light, func(g *gen) string { return de(a(g)) + " €" }),
 		col("money-sek", "belopp", m, "sv-SE", typical, func(g *gen) string { return sv(a(g)) + " kr" }),
 		col("money-plain", "amount", m, "-", light, func(g *gen) string { return num(a(g), 2) }),
-		col("money-codes", "total", m, "-", light, func(g *gen) string { return num(a(g), 2) + " " + g.pick("EUR", "SEK", "NOK", "USD") }),
-		col("money-refund", "refund_amount", m, "-", light, func(g *gen) string { return "-" + num(g.float(1, 300), 2) }),
-		col("money-salary", "salary", m, "-", light, func(g *gen) string { return num(float64(g.between(28000, 95000)), 2) }),
-		col("money-nohint", "col_m", m, "en-GB", light, func(g *gen) string { return "£" + num(g.float(1, 900), 2) }),
-		col("money-postal-fee", "postal_fee", m, "-", light, func(g *gen) string { return num(g.float(3, 99), 2) }).why("'postal' hints postal codes"),
+		col("money-codes", "total", m, "-", light, func(g *gen) string { return num(a(g), 2) + " " + g.Pick("EUR", "SEK", "NOK", "USD") }),
+		col("money-refund", "refund_amount", m, "-", light, func(g *gen) string { return "-" + num(g.Float(1, 300), 2) }),
+		col("money-salary", "salary", m, "-", light, func(g *gen) string { return num(float64(g.Between(28000, 95000)), 2) }),
+		col("money-nohint", "col_m", m, "en-GB", light, func(g *gen) string { return "£" + num(g.Float(1, 900), 2) }),
+		col("money-postal-fee", "postal_fee", m, "-", light, func(g *gen) string { return num(g.Float(3, 99), 2) }).why("'postal' hints postal codes"),
 	}
 }
 
 func temporalSpecs() []spec {
 	ts := func(layout string, y0, y1 int) func(g *gen) string {
-		return func(g *gen) string { return g.instant(y0, y1).Format(layout) }
+		return func(g *gen) string { return g.Instant(y0, y1).Format(layout) }
 	}
 	day := func(layout string, y0, y1 int) func(g *gen) string {
-		return func(g *gen) string { return g.date(y0, y1).Format(layout) }
+		return func(g *gen) string { return g.Date(y0, y1).Format(layout) }
 	}
 	const dt, d = "datetime", "date"
 	return []spec{
 		col("dt-iso", "created_at", dt, "-", clean, ts(time.RFC3339, 2019, 2024)),
 		col("dt-sql", "updated_at", dt, "-", light, ts("2006-01-02 15:04:05", 2020, 2024)),
 		col("dt-ms", "event_time", dt, "-", clean, ts("2006-01-02T15:04:05.000Z", 2023, 2024)),
-		col("dt-epoch", "created", dt, "-", clean, func(g *gen) string { return strconv.FormatInt(g.instant(2017, 2024).Unix(), 10) }).why("Unix seconds"),
-		col("dt-epoch-ms", "ts", dt, "-", clean, func(g *gen) string { return strconv.FormatInt(g.instant(2021, 2024).UnixMilli(), 10) }),
+		col("dt-epoch", "created", dt, "-", clean, func(g *gen) string { return strconv.FormatInt(g.Instant(2017, 2024).Unix(), 10) }).why("Unix seconds"),
+		col("dt-epoch-ms", "ts", dt, "-", clean, func(g *gen) string { return strconv.FormatInt(g.Instant(2021, 2024).UnixMilli(), 10) }),
 		col("dt-de", "Zeitstempel", dt, "de-DE", light, ts("02.01.2006 15:04", 2022, 2024)),
 		col("dt-us", "last_login", dt, "en-US", light, ts("1/2/2006 3:04:05 PM", 2023, 2024)),
 		col("dt-birthday-trap", "birthday_reminder_sent_at", dt, "-", light, ts("2006-01-02 15:04:05", 2023, 2024)).why("'birthday' in a timestamp name"),
@@ -295,24 +297,24 @@ func textSpecs() []spec {
 	return []spec{
 		col("text-comment", "comment", ft, "en-GB", light, (*gen).sentence),
 		col("text-notes-email", "notes", ft, "en-GB", light, func(g *gen) string {
-			return "Please contact " + anyCultureEmail(g) + " about the " + g.pick("invoice", "delivery", "refund", "contract") + " " + g.pick("today.", "asap", "next week.")
+			return "Please contact " + anyCultureEmail(g) + " about the " + g.Pick("invoice", "delivery", "refund", "contract") + " " + g.Pick("today.", "asap", "next week.")
 		}).why("mentions e-mail addresses"),
 		col("text-notes-phone", "anteckning", ft, "sv-SE", light, func(g *gen) string {
-			return g.pick("Ring kunden på ", "Kunden nås på ", "Nytt nummer: ") + g.phone("SE", 0) + g.pick(" efter kl 15.", " (jobb).", ", helst förmiddag.")
+			return g.Pick("Ring kunden på ", "Kunden nås på ", "Nytt nummer: ") + g.phone("SE", 0) + g.Pick(" efter kl 15.", " (jobb).", ", helst förmiddag.")
 		}).why("mentions phone numbers"),
 		col("text-review", "review", ft, "en-US", light, func(g *gen) string {
-			return g.pick("Great product,", "Terrible experience,", "Okay overall,", "Love it!") + " " + g.sentence()
+			return g.Pick("Great product,", "Terrible experience,", "Okay overall,", "Love it!") + " " + g.sentence()
 		}),
 		col("text-de", "Bemerkung", ft, "de-DE", light, fixed(deComments...)),
 		col("text-fi", "kommentti", ft, "fi-FI", light, fixed(fiComments...)),
 		col("text-se", "kommentar", ft, "sv-SE", typical, fixed(svComments...)),
 		col("text-description", "description", ft, "en-GB", clean, func(g *gen) string {
-			return "The " + strings.ToLower(g.pick(productAdjectives...)+" "+g.pick(productWords...)) + " " + g.pick("is made of recycled materials", "comes with a two-year warranty", "fits in any small flat", "ships flat-packed with tools included") + "."
+			return "The " + strings.ToLower(g.Pick(productAdjectives...)+" "+g.Pick(productWords...)) + " " + g.Pick("is made of recycled materials", "comes with a two-year warranty", "fits in any small flat", "ships flat-packed with tools included") + "."
 		}),
 		col("text-delivery", "delivery_instructions", ft, "en-GB", light, fixed("Leave at the back door, code 1234", "Ring the bell twice and wait", "Deliver to the reception on floor 3",
 			"Do not leave with neighbours please", "Gate code is 4455, parking behind the building", "Call when you are outside the building")).why("instructions, not addresses"),
 		col("text-email-body", "email_body", ft, "en-GB", clean, func(g *gen) string {
-			return "Hi " + g.given(g.culture()) + ", " + strings.ToLower(g.sentence()) + " Best regards, " + g.pick("Support", "The team", "Billing")
+			return "Hi " + g.given(g.culture()) + ", " + strings.ToLower(g.sentence()) + " Best regards, " + g.Pick("Support", "The team", "Billing")
 		}).why("'email' in the name; text mentions first names"),
 		col("text-nohint", "col_x", ft, "en-GB", light, (*gen).sentence),
 	}

@@ -3,6 +3,8 @@ package columns
 import (
 	"strconv"
 	"strings"
+
+	"github.com/dqs/dqs/internal/colgen"
 )
 
 // personalSpecs are the columns of the personal labels, several per label:
@@ -44,7 +46,7 @@ func emailSpecs() []spec {
 		}).why("RFC 5322 display-name form"),
 		col("email-mixedcase", "EmailAddress", email, "en-US", noTypos(heavy), func(g *gen) string {
 			e := g.email(g.culture("en-US", "en-GB"))
-			if g.chance(0.3) {
+			if g.Chance(0.3) {
 				return strings.ToUpper(e[:1]) + e[1:]
 			}
 			return e
@@ -53,8 +55,8 @@ func emailSpecs() []spec {
 		col("email-sparse", "secondary_email", email, "multi", sparse, anyCultureEmail).why("mostly empty"),
 		col("email-idn", "mail", email, "de-DE", light, func(g *gen) string {
 			c := g.culture("de-DE", "sv-SE")
-			if g.chance(0.3) {
-				return strings.ToLower(g.given(c)) + "@" + g.pick("müller-bau.de", "böcker.se", "straße.de")
+			if g.Chance(0.3) {
+				return strings.ToLower(g.given(c)) + "@" + g.Pick("müller-bau.de", "böcker.se", "straße.de")
 			}
 			return g.email(c)
 		}).why("internationalised domains"),
@@ -65,7 +67,7 @@ const phone = "phone"
 
 func phoneSpecs() []spec {
 	mixed := func(g *gen) string {
-		return g.phone(g.pick("SE", "DE", "GB", "US", "FR", "FI", "NO", "DK"), 1)
+		return g.phone(g.Pick("SE", "DE", "GB", "US", "FR", "FI", "NO", "DK"), 1)
 	}
 	return []spec{
 		col("phone-e164", "phone", phone, "multi", light, func(g *gen) string {
@@ -88,29 +90,29 @@ func phoneSpecs() []spec {
 		col("phone-dk", "telefon_nr", phone, "da-DK", light, func(g *gen) string { return g.phone("DK", 0.4) }),
 		col("phone-nohint", "col12", phone, "multi", light, mixed).why("no name hint"),
 		col("phone-contact", "contact", phone, "multi", typical, func(g *gen) string {
-			return g.phone(g.pick("SE", "DE", "GB", "FR"), 0.5)
+			return g.phone(g.Pick("SE", "DE", "GB", "FR"), 0.5)
 		}).why("vague name"),
 		col("phone-msisdn", "msisdn", phone, "multi", clean, func(g *gen) string {
 			return strings.TrimPrefix(g.e164("SE", "FI", "DE", "GB", "NO"), "+")
 		}).why("E.164 stored without the plus"),
 		col("phone-small", "mobil", phone, "sv-SE", light, func(g *gen) string { return g.phone("SE", 0.3) }).rows(22),
-		col("phone-heavy", "Phone", phone, "en-GB", heavy, func(g *gen) string { return g.phone(g.pick("GB", "US"), 0.4) }).
+		col("phone-heavy", "Phone", phone, "en-GB", heavy, func(g *gen) string { return g.phone(g.Pick("GB", "US"), 0.4) }).
 			testValues("n/a - ask", "ext. 123", "01234"),
 	}
 }
 
 func financialSpecs() []spec {
 	brands := func(bs ...string) func(g *gen) string {
-		return func(g *gen) string { return g.pick(bs...) }
+		return func(g *gen) string { return g.Pick(bs...) }
 	}
 	card := func(brand func(g *gen) string, styles ...string) func(g *gen) string {
-		return func(g *gen) string { return g.formatCard(g.card(brand(g)), g.pick(styles...)) }
+		return func(g *gen) string { return colgen.FormatPAN(g.card(brand(g)), g.Pick(styles...)) }
 	}
 	all := brands("visa", "visa", "visa", "mastercard", "mastercard", "amex", "discover", "jcb", "maestro", "diners", "unionpay")
 	cardTests := []string{"4111 1111 1111 1111", "4242424242424242", "5555 5555 5555 4444", "0000 0000 0000 0000", "1234 5678 9012 3456"}
-	ibanOf := func(ccs ...string) func(g *gen) string { return func(g *gen) string { return g.iban(g.pick(ccs...)) } }
+	ibanOf := func(ccs ...string) func(g *gen) string { return func(g *gen) string { return g.iban(g.Pick(ccs...)) } }
 	spaced := func(f func(g *gen) string) func(g *gen) string {
-		return func(g *gen) string { return every4(f(g), " ") }
+		return func(g *gen) string { return colgen.Every4(f(g), " ") }
 	}
 	return []spec{
 		col("card-mixed", "card_number", "payment_card", "multi", typical, card(all, "bare", "space", "dash")).testValues(cardTests...),
@@ -127,8 +129,8 @@ func financialSpecs() []spec {
 		col("iban-nohint", "account", "iban", "multi", light, spaced(ibanOf("GB", "IE", "NL", "FR"))).why("vague name"),
 		col("iban-fi", "tilinumero", "iban", "fi-FI", typical, spaced(ibanOf("FI"))),
 		col("iban-lower", "bank_account", "iban", "multi", noTypos(heavy), func(g *gen) string {
-			v := every4(g.iban(g.pick("ES", "IT", "DE")), " ")
-			if g.chance(0.2) {
+			v := colgen.Every4(g.iban(g.Pick("ES", "IT", "DE")), " ")
+			if g.Chance(0.2) {
 				return strings.ToLower(v)
 			}
 			return v
@@ -139,7 +141,7 @@ func financialSpecs() []spec {
 
 func nationalIDSpecs() []spec {
 	sePnr := func(forms ...string) func(g *gen) string {
-		return func(g *gen) string { return g.sePnr(g.pick(forms...)) }
+		return func(g *gen) string { return g.sePnr(g.Pick(forms...)) }
 	}
 	return []spec{
 		col("ssn-dashed", "ssn", "national_id_us_ssn", "en-US", typical, (*gen).ssn).testValues("123-45-6789", "000-00-0000", "078-05-1120"),
@@ -164,7 +166,7 @@ func nationalIDSpecs() []spec {
 		col("fnr-short", "fnr", "national_id_no_fodselsnummer", "nb-NO", typical, (*gen).noFnr),
 		col("fnr-personnummer", "personnummer", "national_id_no_fodselsnummer", "nb-NO", light, func(g *gen) string {
 			v := g.noFnr()
-			if g.chance(0.3) {
+			if g.Chance(0.3) {
 				return v[:6] + " " + v[6:]
 			}
 			return v
@@ -188,8 +190,8 @@ func ipSpecs() []spec {
 		col("ip-nohint", "source", "ip_address", "-", light, oneOf(v4, v6)).why("vague name"),
 		col("ip-de", "IP-Adresse", "ip_address", "de-DE", typical, v4),
 		col("ip-port", "peer_addr", "ip_address", "-", light, func(g *gen) string {
-			port := strconv.Itoa(g.between(1024, 65535))
-			if g.chance(0.2) {
+			port := strconv.Itoa(g.Between(1024, 65535))
+			if g.Chance(0.2) {
 				return "[" + g.ipv6() + "]:" + port
 			}
 			return g.ipv4() + ":" + port
@@ -240,13 +242,13 @@ func nameSpecs() []spec {
 
 func addressSpecs() []spec {
 	street := func(ccs ...string) func(g *gen) string {
-		return func(g *gen) string { return g.street(g.pick(ccs...)) }
+		return func(g *gen) string { return g.street(g.Pick(ccs...)) }
 	}
 	full := func(ccs ...string) func(g *gen) string {
-		return func(g *gen) string { return g.fullAddress(g.pick(ccs...)) }
+		return func(g *gen) string { return g.fullAddress(g.Pick(ccs...)) }
 	}
 	postal := func(ccs ...string) func(g *gen) string {
-		return func(g *gen) string { return g.postal(g.pick(ccs...)) }
+		return func(g *gen) string { return g.postal(g.Pick(ccs...)) }
 	}
 	const sa, pc = "street_address", "postal_code"
 	return []spec{
@@ -276,11 +278,11 @@ func addressSpecs() []spec {
 
 func demographicSpecs() []spec {
 	layout := func(layouts ...string) func(g *gen) string {
-		return func(g *gen) string { return g.birthDate().Format(g.pick(layouts...)) }
+		return func(g *gen) string { return g.birthDate().Format(g.Pick(layouts...)) }
 	}
 	genders := func(vs ...string) func(g *gen) string { return fixed(vs...) }
 	ageOf := func(lo, hi int) func(g *gen) string {
-		return func(g *gen) string { return strconv.Itoa(lo + int(float64(hi-lo)*(g.r.Float64()+g.r.Float64())/2)) }
+		return func(g *gen) string { return strconv.Itoa(lo + int(float64(hi-lo)*(g.Float64()+g.Float64())/2)) }
 	}
 	const dob, gender, age = "date_of_birth", "gender", "age"
 	return []spec{
@@ -321,15 +323,15 @@ func geoSpecs() []spec {
 	near := func(g *gen) place {
 		centers := []place{{59.33, 18.07}, {60.17, 24.94}, {59.91, 10.75}, {55.68, 12.57}, {52.52, 13.40}, {48.86, 2.35},
 			{51.51, -0.13}, {40.71, -74.01}, {34.05, -118.24}, {-33.87, 151.21}, {35.68, 139.69}, {-23.55, -46.63}}
-		c := centers[g.intn(len(centers))]
-		return place{c.lat + g.float(-0.5, 0.5), c.lon + g.float(-0.8, 0.8)}
+		c := centers[g.IntN(len(centers))]
+		return place{c.lat + g.Float(-0.5, 0.5), c.lon + g.Float(-0.8, 0.8)}
 	}
 	pair := func(formats ...string) func(g *gen) string {
 		return func(g *gen) string {
 			p := near(g)
-			d := g.between(4, 7)
+			d := g.Between(4, 7)
 			la, lo := num(p.lat, d), num(p.lon, d)
-			switch g.pick(formats...) {
+			switch g.Pick(formats...) {
 			case "comma":
 				return la + "," + lo
 			case "comma-space":
@@ -344,8 +346,8 @@ func geoSpecs() []spec {
 			return la + " " + lo
 		}
 	}
-	lat := func(g *gen) string { return num(near(g).lat, g.between(4, 6)) }
-	lon := func(g *gen) string { return num(near(g).lon, g.between(4, 6)) }
+	lat := func(g *gen) string { return num(near(g).lat, g.Between(4, 6)) }
+	lon := func(g *gen) string { return num(near(g).lon, g.Between(4, 6)) }
 	const geo = "geolocation"
 	return []spec{
 		col("geo-pair", "location", geo, "-", light, pair("comma-space", "comma")),
@@ -361,7 +363,7 @@ func geoSpecs() []spec {
 }
 
 func credentialSpecs() []spec {
-	hexDigest := func(n int) func(g *gen) string { return func(g *gen) string { return g.hexString(n) } }
+	hexDigest := func(n int) func(g *gen) string { return func(g *gen) string { return g.HexString(n) } }
 	const pw, ph, sec = "password", "password_hash", "secret"
 	return []spec{
 		col("pw-en", "password", pw, "-", light, (*gen).password),
@@ -381,10 +383,10 @@ func credentialSpecs() []spec {
 
 		col("secret-api", "api_key", sec, "-", light, (*gen).apiKey),
 		col("secret-nohint", "value", sec, "-", light, (*gen).apiKey).why("no name hint"),
-		col("secret-token", "access_token", sec, "-", light, func(g *gen) string { return g.chars(40, alnum) }),
+		col("secret-token", "access_token", sec, "-", light, func(g *gen) string { return g.Chars(40, colgen.Alnum) }),
 		col("secret-jwt", "id_token", sec, "-", light, (*gen).jwt),
 		col("secret-hex", "client_secret", sec, "-", light, hexDigest(64)),
-		col("secret-refresh", "refresh_token", sec, "-", typical, func(g *gen) string { return g.chars(g.between(43, 64), b64url) }),
-		col("secret-webhook", "webhook_secret", sec, "-", light, func(g *gen) string { return "whsec_" + g.chars(32, alnum) }).rows(24),
+		col("secret-refresh", "refresh_token", sec, "-", typical, func(g *gen) string { return g.Chars(g.Between(43, 64), colgen.Base64URL) }),
+		col("secret-webhook", "webhook_secret", sec, "-", light, func(g *gen) string { return "whsec_" + g.Chars(32, colgen.Alnum) }).rows(24),
 	}
 }

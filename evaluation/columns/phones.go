@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/nyaruka/phonenumbers"
+
+	"github.com/dqs/dqs/internal/colgen"
 )
 
 // ---------------------------------------------------------------------------
@@ -21,13 +23,13 @@ type phonePlan struct {
 var phonePlans = map[string]phonePlan{
 	"SE": {"SE", "46",
 		func(g *gen) string {
-			switch g.intn(5) {
+			switch g.IntN(5) {
 			case 0:
-				return "8" + g.digits(g.between(7, 8))
+				return "8" + g.Digits(g.Between(7, 8))
 			case 1:
-				return g.pick("31", "40", "18", "13") + g.digits(g.between(6, 7))
+				return g.Pick("31", "40", "18", "13") + g.Digits(g.Between(6, 7))
 			default:
-				return "7" + g.pick("0", "2", "3", "6", "9") + g.digits(7)
+				return "7" + g.Pick("0", "2", "3", "6", "9") + g.Digits(7)
 			}
 		},
 		func(g *gen, n string) string {
@@ -36,30 +38,30 @@ var phonePlans = map[string]phonePlan{
 				area = 1
 			}
 			rest := n[area:]
-			switch g.intn(4) {
+			switch g.IntN(4) {
 			case 0:
 				return "0" + n
 			case 1:
-				return "0" + n[:area] + " " + group(rest, " ", 3, 2, 2)
+				return "0" + n[:area] + " " + colgen.Group(rest, " ", 3, 2, 2)
 			default:
-				return "0" + n[:area] + "-" + group(rest, " ", 3, 2, 2)
+				return "0" + n[:area] + "-" + colgen.Group(rest, " ", 3, 2, 2)
 			}
 		},
 		func(g *gen, n string) string {
-			if g.chance(0.5) {
+			if g.Chance(0.5) {
 				return "+46" + n
 			}
 			if n[0] == '8' {
-				return "+46 8 " + group(n[1:], " ", 3, 2, 2)
+				return "+46 8 " + colgen.Group(n[1:], " ", 3, 2, 2)
 			}
-			return "+46 " + n[:2] + " " + group(n[2:], " ", 3, 2, 2)
+			return "+46 " + n[:2] + " " + colgen.Group(n[2:], " ", 3, 2, 2)
 		}},
 	"DE": {"DE", "49",
 		func(g *gen) string {
-			if g.chance(0.5) {
-				return g.pick("151", "152", "157", "160", "170", "171", "172", "176", "178") + g.digits(g.between(7, 8))
+			if g.Chance(0.5) {
+				return g.Pick("151", "152", "157", "160", "170", "171", "172", "176", "178") + g.Digits(g.Between(7, 8))
 			}
-			return g.pick("30", "40", "89", "221", "69", "711") + g.digits(g.between(6, 8))
+			return g.Pick("30", "40", "89", "221", "69", "711") + g.Digits(g.Between(6, 8))
 		},
 		func(g *gen, n string) string {
 			area := 3
@@ -72,7 +74,7 @@ var phonePlans = map[string]phonePlan{
 					area = 2
 				}
 			}
-			switch g.intn(4) {
+			switch g.IntN(4) {
 			case 0:
 				return "0" + n[:area] + "/" + n[area:]
 			case 1:
@@ -88,7 +90,7 @@ var phonePlans = map[string]phonePlan{
 			if n[0] != '1' {
 				area = 2
 			}
-			switch g.intn(3) {
+			switch g.IntN(3) {
 			case 0:
 				return "+49 (0)" + n[:area] + " " + n[area:]
 			case 1:
@@ -99,59 +101,59 @@ var phonePlans = map[string]phonePlan{
 		}},
 	"GB": {"GB", "44",
 		func(g *gen) string {
-			switch g.intn(3) {
+			switch g.IntN(3) {
 			case 0:
-				return "20" + g.pick("7", "8", "3") + g.digits(7)
+				return "20" + g.Pick("7", "8", "3") + g.Digits(7)
 			case 1:
-				return g.pick("161", "121", "113", "131", "117") + g.pick("2", "3", "4", "5", "6", "7", "8") + g.digits(6)
+				return g.Pick("161", "121", "113", "131", "117") + g.Pick("2", "3", "4", "5", "6", "7", "8") + g.Digits(6)
 			default:
-				return "7" + g.pick("4", "5", "7", "8", "9") + g.digits(8)
+				return "7" + g.Pick("4", "5", "7", "8", "9") + g.Digits(8)
 			}
 		},
 		func(g *gen, n string) string {
 			switch {
 			case strings.HasPrefix(n, "20"):
-				return "0" + group(n, " ", 2, 4, 4)
+				return "0" + colgen.Group(n, " ", 2, 4, 4)
 			case n[0] == '7':
-				if g.chance(0.2) {
+				if g.Chance(0.2) {
 					return "0" + n
 				}
-				return "0" + group(n, " ", 4, 6)
+				return "0" + colgen.Group(n, " ", 4, 6)
 			default:
-				if g.chance(0.3) {
-					return "(0" + n[:3] + ") " + group(n[3:], " ", 3, 4)
+				if g.Chance(0.3) {
+					return "(0" + n[:3] + ") " + colgen.Group(n[3:], " ", 3, 4)
 				}
-				return "0" + group(n, " ", 3, 3, 4)
+				return "0" + colgen.Group(n, " ", 3, 3, 4)
 			}
 		},
 		func(g *gen, n string) string {
-			if g.chance(0.3) {
+			if g.Chance(0.3) {
 				return "+44" + n
 			}
-			grouped := group(n, " ", 3, 3, 4)
+			grouped := colgen.Group(n, " ", 3, 3, 4)
 			switch {
 			case n[0] == '7':
-				grouped = group(n, " ", 4, 6)
+				grouped = colgen.Group(n, " ", 4, 6)
 			case strings.HasPrefix(n, "20"):
-				grouped = group(n, " ", 2, 4, 4)
+				grouped = colgen.Group(n, " ", 2, 4, 4)
 			}
-			if g.chance(0.3) {
+			if g.Chance(0.3) {
 				return "+44 (0)" + grouped
 			}
 			return "+44 " + grouped
 		}},
 	"US": {"US", "1",
 		func(g *gen) string {
-			npa := g.pick("212", "415", "617", "312", "305", "206", "512", "646", "202", "718", "303", "404", "503", "602", "713", "919", "612", "801")
+			npa := g.Pick("212", "415", "617", "312", "305", "206", "512", "646", "202", "718", "303", "404", "503", "602", "713", "919", "612", "801")
 			for {
-				nxx := strconv.Itoa(g.between(2, 9)) + g.digits(2)
+				nxx := strconv.Itoa(g.Between(2, 9)) + g.Digits(2)
 				if nxx != "555" && nxx[1:] != "11" {
-					return npa + nxx + g.digits(4)
+					return npa + nxx + g.Digits(4)
 				}
 			}
 		},
 		func(g *gen, n string) string {
-			switch g.intn(5) {
+			switch g.IntN(5) {
 			case 0, 1:
 				return "(" + n[:3] + ") " + n[3:6] + "-" + n[6:]
 			case 2:
@@ -163,44 +165,44 @@ var phonePlans = map[string]phonePlan{
 			}
 		},
 		func(g *gen, n string) string {
-			if g.chance(0.5) {
+			if g.Chance(0.5) {
 				return "+1" + n
 			}
 			return "+1 " + n[:3] + " " + n[3:6] + " " + n[6:]
 		}},
 	"FR": {"FR", "33",
-		func(g *gen) string { return g.pick("6", "7", "1", "2", "3", "4", "5", "6") + g.digits(8) },
+		func(g *gen) string { return g.Pick("6", "7", "1", "2", "3", "4", "5", "6") + g.Digits(8) },
 		func(g *gen, n string) string {
-			switch g.intn(3) {
+			switch g.IntN(3) {
 			case 0:
-				return "0" + group(n, ".", 1, 2, 2, 2, 2)
+				return "0" + colgen.Group(n, ".", 1, 2, 2, 2, 2)
 			case 1:
 				return "0" + n
 			default:
-				return "0" + group(n, " ", 1, 2, 2, 2, 2)
+				return "0" + colgen.Group(n, " ", 1, 2, 2, 2, 2)
 			}
 		},
 		func(g *gen, n string) string {
-			if g.chance(0.3) {
-				return "+33 (0)" + group(n, " ", 1, 2, 2, 2, 2)
+			if g.Chance(0.3) {
+				return "+33 (0)" + colgen.Group(n, " ", 1, 2, 2, 2, 2)
 			}
-			return "+33 " + group(n, " ", 1, 2, 2, 2, 2)
+			return "+33 " + colgen.Group(n, " ", 1, 2, 2, 2, 2)
 		}},
 	"FI": {"FI", "358",
 		func(g *gen) string {
-			if g.chance(0.3) {
-				return "9" + g.digits(7)
+			if g.Chance(0.3) {
+				return "9" + g.Digits(7)
 			}
-			return g.pick("40", "41", "44", "45", "46", "50") + g.digits(7)
+			return g.Pick("40", "41", "44", "45", "46", "50") + g.Digits(7)
 		},
 		func(g *gen, n string) string {
 			if n[0] == '9' {
-				return "09 " + group(n[1:], " ", 4, 3)
+				return "09 " + colgen.Group(n[1:], " ", 4, 3)
 			}
-			if g.chance(0.4) {
+			if g.Chance(0.4) {
 				return "0" + n[:2] + "-" + n[2:]
 			}
-			return "0" + n[:2] + " " + group(n[2:], " ", 3, 4)
+			return "0" + n[:2] + " " + colgen.Group(n[2:], " ", 3, 4)
 		},
 		func(g *gen, n string) string {
 			if n[0] == '9' {
@@ -209,27 +211,27 @@ var phonePlans = map[string]phonePlan{
 			return "+358 " + n[:2] + " " + n[2:]
 		}},
 	"NO": {"NO", "47",
-		func(g *gen) string { return g.pick("4", "9", "9", "2") + g.digits(7) },
+		func(g *gen) string { return g.Pick("4", "9", "9", "2") + g.Digits(7) },
 		func(g *gen, n string) string {
 			if n[0] == '2' {
-				return group(n, " ", 2, 2, 2, 2)
+				return colgen.Group(n, " ", 2, 2, 2, 2)
 			}
-			return group(n, " ", 3, 2, 3)
+			return colgen.Group(n, " ", 3, 2, 3)
 		},
 		func(g *gen, n string) string {
-			if g.chance(0.5) {
+			if g.Chance(0.5) {
 				return "+47" + n
 			}
-			return "+47 " + group(n, " ", 3, 2, 3)
+			return "+47 " + colgen.Group(n, " ", 3, 2, 3)
 		}},
 	"DK": {"DK", "45",
-		func(g *gen) string { return g.pick("2", "3", "4", "5", "6", "7", "8") + g.digits(7) },
-		func(g *gen, n string) string { return group(n, " ", 2, 2, 2, 2) },
+		func(g *gen) string { return g.Pick("2", "3", "4", "5", "6", "7", "8") + g.Digits(7) },
+		func(g *gen, n string) string { return colgen.Group(n, " ", 2, 2, 2, 2) },
 		func(g *gen, n string) string {
-			if g.chance(0.4) {
+			if g.Chance(0.4) {
 				return "+45" + n
 			}
-			return "+45 " + group(n, " ", 2, 2, 2, 2)
+			return "+45 " + colgen.Group(n, " ", 2, 2, 2, 2)
 		}},
 }
 
@@ -240,7 +242,7 @@ func (g *gen) phone(country string, intl float64) string {
 	for {
 		n := p.nsn(g)
 		var v string
-		if g.chance(intl) {
+		if g.Chance(intl) {
 			v = p.intl(g, n)
 		} else {
 			v = p.national(g, n)
@@ -258,7 +260,7 @@ func validPhone(v, region string) bool {
 
 // e164 is a number of a random country without any separator.
 func (g *gen) e164(countries ...string) string {
-	p := phonePlans[g.pick(countries...)]
+	p := phonePlans[g.Pick(countries...)]
 	for {
 		v := "+" + p.cc + p.nsn(g)
 		if validPhone(v, p.region) {

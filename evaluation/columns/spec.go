@@ -34,11 +34,11 @@ func (s spec) build() Case {
 
 // oneOf returns a value function picking uniformly among fs.
 func oneOf(fs ...func(g *gen) string) func(g *gen) string {
-	return func(g *gen) string { return fs[g.intn(len(fs))](g) }
+	return func(g *gen) string { return fs[g.IntN(len(fs))](g) }
 }
 
 // fixed returns a value function that picks from vs with Zipf weights, as
 // categorical answers are distributed.
 func fixed(vs ...string) func(g *gen) string {
-	return func(g *gen) string { return g.zipf(vs) }
+	return func(g *gen) string { return g.Zipf(vs) }
 }

@@ -25,8 +25,8 @@ func specialSpecs() []spec {
 		col("health-med", "medication", h, "en-GB", light, fixed("Metformin 500 mg", "Atorvastatin 20mg", "Lisinopril 10 mg", "Salbutamol inhaler", "Sertraline 50mg", "Levothyroxine 50 mcg", "Omeprazole 20 mg", "Ibuprofen 400mg", "None")),
 		col("health-blood", "blood_type", h, "-", light, fixed("O+", "A+", "B+", "AB+", "O-", "A-", "B-", "AB-")),
 		col("health-bp", "blood_pressure", h, "-", typical, func(g *gen) string {
-			sys := g.between(95, 180)
-			return sprintf("%d/%d", sys, sys-g.between(30, 70))
+			sys := g.Between(95, 180)
+			return sprintf("%d/%d", sys, sys-g.Between(30, 70))
 		}),
 		col("health-small", "icd10", h, "-", light, icd).rows(18),
 		col("health-fi", "sairaus", h, "fi-FI", light, fixed("Diabetes", "Astma", "Verenpainetauti", "Masennus", "Ei", "Migreeni", "Sepelvaltimotauti")),
@@ -56,10 +56,10 @@ func specialSpecs() []spec {
 		col("political-uk", "voting_intention", p, "en-GB", typical, fixed("Labour", "Conservative", "Reform UK", "Liberal Democrat", "Green", "SNP", "Don't know", "Would not vote")),
 		col("political-fi", "puolue", p, "fi-FI", light, fixed("Kokoomus", "SDP", "Perussuomalaiset", "Keskusta", "Vihreät", "Vasemmistoliitto", "RKP")),
 
-		col("bio-face", "face_embedding", b, "-", clean, func(g *gen) string { return g.vector(16) }).rows(150),
-		col("bio-finger", "fingerprint_template", b, "-", clean, func(g *gen) string { return base64.StdEncoding.EncodeToString(g.bytes(96)) }).rows(200),
-		col("bio-voice", "voiceprint", b, "-", light, func(g *gen) string { return base64.StdEncoding.EncodeToString(g.bytes(64)) }).rows(120),
-		col("bio-iris", "iris_code", b, "-", clean, func(g *gen) string { return g.hexString(128) }).rows(100),
+		col("bio-face", "face_embedding", b, "-", clean, func(g *gen) string { return g.Vector(16) }).rows(150),
+		col("bio-finger", "fingerprint_template", b, "-", clean, func(g *gen) string { return base64.StdEncoding.EncodeToString(g.Bytes(96)) }).rows(200),
+		col("bio-voice", "voiceprint", b, "-", light, func(g *gen) string { return base64.StdEncoding.EncodeToString(g.Bytes(64)) }).rows(120),
+		col("bio-iris", "iris_code", b, "-", clean, func(g *gen) string { return g.HexString(128) }).rows(100),
 
 		col("union-flag", "union_member", u, "en-GB", typical, fixed("no", "yes")),
 		col("union-se", "fackförbund", u, "sv-SE", light, fixed("Unionen", "IF Metall", "Kommunal", "Vision", "Lärarförbundet", "Handels", "Ingen", "Akademikerförbundet SSR")),
