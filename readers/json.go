@@ -29,11 +29,13 @@ type jsonReader struct {
 
 func openJSON(f File, format Format, opt Options) (Reader, error) {
 	r := &jsonReader{format: format}
+	scout := startKeyScout(f, format, opt) // before newJSONRows: it seeks
 	rows, err := newJSONRows(f, format, opt, nil)
 	if err != nil {
+		scout.cancel()
 		return nil, err
 	}
-	if r.cols, err = findJSONColumns(rows, opt); err != nil {
+	if r.cols, err = findJSONColumns(rows, scout, opt); err != nil {
 		return nil, err
 	}
 
@@ -51,8 +53,10 @@ func openJSON(f File, format Format, opt Options) (Reader, error) {
 // findJSONColumns is pass 1: it collects the leaf names of every row, up to
 // the first bad one. An error in the first row, or an ErrUnsupported one in
 // any row, fails the open; later rows report other problems from Next, at
-// the right row.
-func findJSONColumns(rows *jsonRows, opt Options) ([]string, error) {
+// the right row. A scout (nil for none) may have read the second half of
+// the file meanwhile; see keyScout.
+func findJSONColumns(rows *jsonRows, scout *keyScout, opt Options) ([]string, error) {
+	defer scout.cancel()
 	finder := &columnFinder{keys: newJSONKeys(nil), max: opt.MaxColumns}
 	p := &jsonParser{maxField: opt.MaxFieldBytes, sink: finder}
 	for good := 0; ; good++ {
@@ -70,6 +74,13 @@ func findJSONColumns(rows *jsonRows, opt Options) ([]string, error) {
 				return nil, err
 			}
 			break
+		}
+		if end := rows.base + rows.abs(rows.pos); scout != nil && end >= scout.from {
+			if scout.joins(end) && finder.merge(scout.finder) {
+				return finder.columns(), nil
+			}
+			scout.cancel()
+			scout = nil
 		}
 	}
 	return finder.columns(), nil
