@@ -30,7 +30,7 @@ const (
 	minPooledShift = 6
 	maxPooledShift = 26 // 64 MiB
 	poolClasses    = maxPooledShift - minPooledShift + 1
-	poolKeep       = 32 << 20
+	poolKeep       = 16 << 20
 	poolAlign      = 64
 )
 
