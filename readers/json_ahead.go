@@ -104,10 +104,13 @@ func (s *keyScout) joins(end int64) bool {
 	return s.complete && s.firstEnd == end
 }
 
-// cancel stops the scan ahead; it is safe on nil and after joins.
+// cancel stops the scan ahead and waits for it (it stops after the row it
+// is reading), so that it never reads the file after the open returns: the
+// caller may close it. It is safe on nil and after joins.
 func (s *keyScout) cancel() {
 	if s != nil {
 		s.stop.Store(true)
+		<-s.done
 	}
 }
 

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // countingFile counts the bytes pass 1 reads in sequence (Read), as opposed
@@ -151,4 +153,34 @@ func TestKeyScoutErrors(t *testing.T) {
 	if err == nil || fmt.Sprint(err) != fmt.Sprint(err2) {
 		t.Fatalf("column limit: with the scout %v; without %v", err, err2)
 	}
+}
+
+// The scout never outlives the open: an open that fails on the first row
+// returns only once the scout has stopped reading, even from slow storage.
+func TestKeyScoutStopsWithTheOpen(t *testing.T) {
+	saved := scoutMinBytes
+	scoutMinBytes = 0
+	defer func() { scoutMinBytes = saved }()
+	rng := rand.New(rand.NewPCG(7, 8))
+	data := append([]byte("{oops}\n"), jsonlRows(rng, 100_000, []string{"a", "b"}, false)...)
+	f := &slowFile{Reader: bytes.NewReader(data)}
+	if _, err := Open(f, "data.jsonl", Options{}); err == nil {
+		t.Fatal("a bad first row was accepted")
+	}
+	if n := f.reading.Load(); n != 0 {
+		t.Fatalf("%d reads still under way after the open returned", n)
+	}
+}
+
+// slowFile takes a while over every ReadAt and counts those under way.
+type slowFile struct {
+	*bytes.Reader
+	reading atomic.Int32
+}
+
+func (f *slowFile) ReadAt(p []byte, off int64) (int, error) {
+	f.reading.Add(1)
+	defer f.reading.Add(-1)
+	time.Sleep(20 * time.Millisecond)
+	return f.Reader.ReadAt(p, off)
 }
