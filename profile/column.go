@@ -132,7 +132,7 @@ func (c *column) fold() {
 	}
 }
 
-// blankShape reports whether v is blank as fineShape says (any whitespace,
+// blankShape reports whether v is blank as shape says (any whitespace,
 // Unicode's included), without building the signature.
 func blankShape(v string) bool {
 	for _, r := range v {
@@ -151,14 +151,10 @@ func blankShape(v string) bool {
 // the values table and the sample, and reports whether v is blank.
 func (c *column) observe(v string, w int64) (blank bool) {
 	var runes int
-	// The coarse signature only changes with the fine one.
 	c.sigF, c.sigP = c.sigP, c.sigF
-	c.sigF, runes, blank = fineShape(c.sigF[:0], v)
+	c.sigF, c.sigC, runes, blank = shape(c.sigF[:0], c.sigC[:0], v)
 	sameShape := c.shapeKnown && string(c.sigF) == string(c.sigP)
 	c.shapeKnown = true
-	if !sameShape {
-		c.sigC = coarsen(c.sigC[:0], c.sigF)
-	}
 	if c.lenN == 0 {
 		c.minLen, c.maxLen = runes, runes
 	} else {

@@ -1,8 +1,11 @@
 package profile
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Format signatures.
@@ -53,16 +56,16 @@ var classTab = func() (t [256]byte) {
 
 // shape appends the fine and coarse signatures of v to fine and coarse
 // (normally passed as buf[:0]) and returns them with v's length in runes and
-// whether v is blank (empty or only ASCII whitespace). It does not allocate
-// once the buffers have grown to maxSigLen+4 bytes.
+// whether v is blank (empty or only whitespace). It does not allocate once
+// the buffers have grown to maxSigLen+4 bytes.
+//
+// Both signatures are built in one pass: a letter or digit token opens an
+// "X+" in the coarse one unless the token before was a letter or digit
+// token too, and every other token is the same in both. Only a fine
+// signature that had to be cut is coarsened afterwards, from its cut form.
 func shape(fine, coarse []byte, v string) (f, c []byte, runes int, blank bool) {
-	fine, runes, blank = fineShape(fine, v)
-	return fine, coarsen(coarse, fine), runes, blank
-}
-
-func fineShape(fine []byte, v string) ([]byte, int, bool) {
-	runes, blank := 0, true
-	i := 0
+	blank = true
+	i, coarseStart := 0, len(coarse)
 	if len(v) > 1 && (v[0] == '-' || v[0] == '+') && classTab[v[1]] == clsDigit {
 		i, runes, blank = 1, 1, false
 	}
@@ -72,14 +75,14 @@ func fineShape(fine []byte, v string) ([]byte, int, bool) {
 		switch cls {
 		case clsLetter, clsDigit:
 			// An ASCII run: past its first byte it adds nothing.
-			j := i + 1
-			for j < len(v) && classTab[v[j]] == cls {
-				j++
-			}
+			j := runEnd(v, i+1, cls)
 			runes += j - i
 			blank = false
 			if prev != cls {
 				fine = append(fine, cls, '+')
+				if prev != clsLetter && prev != clsDigit {
+					coarse = append(coarse, 'X', '+')
+				}
 			}
 			prev, i = cls, j
 			continue
@@ -87,6 +90,7 @@ func fineShape(fine []byte, v string) ([]byte, int, bool) {
 			runes++
 			if prev != cls {
 				fine = append(fine, ' ')
+				coarse = append(coarse, ' ')
 			}
 			prev = cls
 			i++
@@ -95,6 +99,7 @@ func fineShape(fine []byte, v string) ([]byte, int, bool) {
 			runes++
 			blank = false
 			fine = append(fine, v[i])
+			coarse = append(coarse, v[i])
 			prev = cls
 			i++
 			continue
@@ -117,10 +122,16 @@ func fineShape(fine []byte, v string) ([]byte, int, bool) {
 		switch {
 		case cls == clsOther:
 			fine = append(fine, v[i:i+size]...)
-		case prev != cls && cls == clsSpace:
+			coarse = append(coarse, v[i:i+size]...)
+		case prev == cls:
+		case cls == clsSpace:
 			fine = append(fine, ' ')
-		case prev != cls:
+			coarse = append(coarse, ' ')
+		default:
 			fine = append(fine, cls, '+')
+			if prev != clsLetter && prev != clsDigit {
+				coarse = append(coarse, 'X', '+')
+			}
 		}
 		prev = cls
 		i += size
@@ -133,8 +144,60 @@ func fineShape(fine []byte, v string) ([]byte, int, bool) {
 			}
 		}
 	}
-	return truncSig(fine), runes, blank
+	if len(fine) > maxSigLen {
+		fine = truncSig(fine)
+		coarse = coarsen(coarse[:coarseStart], fine)
+	}
+	return fine, coarse, runes, blank
 }
+
+// runEnd returns the end of the run of ASCII letters (cls == clsLetter) or
+// digits (clsDigit) in v that goes on at j. It tests eight bytes at a time:
+// words and numbers are a few bytes long, and a loop byte by byte
+// mispredicts at nearly every run's end.
+func runEnd(v string, j int, cls byte) int {
+	for ; j+8 <= len(v); j += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(v[j:]), 8))
+		var in uint64
+		if cls == clsLetter {
+			in = asciiLetters(w)
+		} else {
+			in = asciiDigits(w)
+		}
+		if out := ^in & hiBits; out != 0 {
+			return j + bits.TrailingZeros64(out)>>3
+		}
+	}
+	for j < len(v) && classTab[v[j]] == cls {
+		j++
+	}
+	return j
+}
+
+// SWAR byte tests: each sets the high bit of every byte of w that passes and
+// clears the other bits. A byte's test never carries into the next byte: a
+// byte is reduced to 7 bits before anything is added to it.
+const (
+	oneBytes = 0x0101010101010101
+	hiBits   = 0x8080808080808080
+	lo7Bits  = 0x7f7f7f7f7f7f7f7f
+)
+
+// inRange marks the bytes of w in [lo, hi] (with lo, hi < 0x80); x is w
+// reduced to 7 bits per byte, so x+(0x80-lo) has its high bit set exactly
+// when x >= lo.
+func inRange(w, x uint64, lo, hi byte) uint64 {
+	ge := x + (0x80-uint64(lo))*oneBytes
+	gt := x + (0x80-uint64(hi)-1)*oneBytes
+	return ge &^ gt &^ w & hiBits
+}
+
+// asciiLetters marks the bytes of w that are ASCII letters: folded to lower
+// case (0x20 set), they lie in a..z.
+func asciiLetters(w uint64) uint64 { return inRange(w, (w|0x2020202020202020)&lo7Bits, 'a', 'z') }
+
+// asciiDigits marks the bytes of w that are ASCII digits.
+func asciiDigits(w uint64) uint64 { return inRange(w, w&lo7Bits, '0', '9') }
 
 // coarsen derives the coarse signature from the fine one: each sequence of
 // "A+" and "9+" tokens becomes one "X+". ('A' and '9' are never literal, so
