@@ -145,16 +145,19 @@ func (s *spaceSaving) add1(h uint64, v string) (ssResult, int32) {
 	if !s.evicted {
 		s.startFilter()
 	}
-	i := s.buckets[s.minB].head
-	e := &s.entries[i]
+	// Most items stop at the filter: the smallest count is read from its
+	// bucket, and the entry holding it is only fetched for an eviction.
+	minB := &s.buckets[s.minB]
 	f := &s.filter[filterSlot(h)]
-	if *f < e.count {
+	if *f < minB.count {
 		*f++
 		return ssFiltered, nil32
 	}
 	// The filter counter has reached the smallest count (it never passes
 	// it): the item takes that counter over, and the evicted item's filter
 	// counter keeps its count as the bound of its future occurrences.
+	i := minB.head
+	e := &s.entries[i]
 	s.keepInFilter(e)
 	s.index.del(e.hash)
 	e.hash, e.n, e.key, e.err = h, len(v), append(e.key[:0], key...), e.count
