@@ -28,6 +28,9 @@ type column struct {
 	fine, coarse       *spaceSaving        // format signatures (non-empty values)
 	sigF, sigC, sigP   []byte              // scratch: fine, coarse, previous fine
 	shapeKnown         bool                // sigP is the previous observed value's
+	prevV              []byte              // the last value whose shape was built, if layoutKnown
+	layoutKnown        bool                // (sigF and sigC are its signatures)
+	prevBlank          bool                // prevV is blank
 	folded             bool                // values are observed one by one (see add)
 	lenN               int64               // values whose length was observed
 	nNonEmpty          int64
@@ -151,9 +154,19 @@ func blankShape(v string) bool {
 // the values table and the sample, and reports whether v is blank.
 func (c *column) observe(v string, w int64) (blank bool) {
 	var runes int
-	c.sigF, c.sigP = c.sigP, c.sigF
-	c.sigF, c.sigC, runes, blank = shape(c.sigF[:0], c.sigC[:0], v)
-	sameShape := c.shapeKnown && string(c.sigF) == string(c.sigP)
+	var sameShape bool
+	if c.shapeKnown && c.layoutKnown && sameLayout(v, view(c.prevV)) {
+		// Laid out as the value before: sigF and sigC are v's already.
+		runes, blank, sameShape = len(v), c.prevBlank, true
+	} else {
+		c.sigF, c.sigP = c.sigP, c.sigF
+		c.sigF, c.sigC, runes, blank = shape(c.sigF[:0], c.sigC[:0], v)
+		sameShape = c.shapeKnown && string(c.sigF) == string(c.sigP)
+		c.layoutKnown = len(v) <= maxLayoutBytes
+		if c.layoutKnown {
+			c.prevV, c.prevBlank = append(c.prevV[:0], v...), blank
+		}
+	}
 	c.shapeKnown = true
 	if c.lenN == 0 {
 		c.minLen, c.maxLen = runes, runes

@@ -157,7 +157,7 @@ func shape(fine, coarse []byte, v string) (f, c []byte, runes int, blank bool) {
 // mispredicts at nearly every run's end.
 func runEnd(v string, j int, cls byte) int {
 	for ; j+8 <= len(v); j += 8 {
-		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(v[j:]), 8))
+		w := load64(v, j)
 		var in uint64
 		if cls == clsLetter {
 			in = asciiLetters(w)
@@ -198,6 +198,64 @@ func asciiLetters(w uint64) uint64 { return inRange(w, (w|0x2020202020202020)&lo
 
 // asciiDigits marks the bytes of w that are ASCII digits.
 func asciiDigits(w uint64) uint64 { return inRange(w, w&lo7Bits, '0', '9') }
+
+// maxLayoutBytes bounds the values a column keeps a copy of, to recognise a
+// next value laid out the same way (sameLayout) without building its
+// signatures: dates, timestamps, ids and codes of one width.
+const maxLayoutBytes = 64
+
+// sameLayout reports whether a and b are all ASCII, of the same length, with
+// letters at the same places, digits at the same places and the same bytes
+// everywhere else. Such values have the same signatures (letter and digit
+// runs, and every other byte, coincide) and as many runes as bytes.
+func sameLayout(a, b string) bool {
+	n := len(a)
+	if n != len(b) {
+		return false
+	}
+	if n < 8 {
+		for i := range n {
+			x, y := a[i], b[i]
+			if (x|y) >= utf8.RuneSelf || classTab[x] != classTab[y] {
+				return false
+			}
+			if cls := classTab[x]; cls != clsLetter && cls != clsDigit && x != y {
+				return false
+			}
+		}
+		return true
+	}
+	// Word by word; a last partial word is the string's last eight bytes,
+	// which overlap the word before.
+	for i := 0; ; i += 8 {
+		if i+8 > n {
+			i = n - 8
+		}
+		if !sameLayoutWord(load64(a, i), load64(b, i)) {
+			return false
+		}
+		if i+8 == n {
+			return true
+		}
+	}
+}
+
+func sameLayoutWord(x, y uint64) bool {
+	if (x|y)&hiBits != 0 {
+		return false
+	}
+	letters, digits := asciiLetters(x), asciiDigits(x)
+	if letters != asciiLetters(y) || digits != asciiDigits(y) {
+		return false
+	}
+	alnum := (letters | digits) >> 7 * 0xff // 0xff in each letter or digit byte
+	return (x^y)&^alnum == 0
+}
+
+// load64 reads the eight bytes of v from i on, little-endian.
+func load64(v string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(v[i:]), 8))
+}
 
 // coarsen derives the coarse signature from the fine one: each sequence of
 // "A+" and "9+" tokens becomes one "X+". ('A' and '9' are never literal, so

@@ -105,3 +105,59 @@ func TestByteClassWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSameLayout checks sameLayout on chosen pairs, and that whenever it
+// holds the two values really have the same signatures and one rune per
+// byte (random pairs of one length, short and long, differing in a few
+// bytes).
+func TestSameLayout(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"2021-04-06T14:27:04Z", "1999-12-31T23:59:59Z", true},
+		{"2021-04-06T14:27:04Z", "2021-04-06 14:27:04Z", false},
+		{"2021-04-06T14:27:04Z", "2021/04/06T14:27:04Z", false},
+		{"AB-1234", "xy-9876", true},
+		{"AB-1234", "A1-1234", false},
+		{"+1453", "+9999", true},
+		{"+1453", "-1453", false},
+		{"", "", true},
+		{"ab", "abc", false},
+		{"Zoë", "Zoë", false}, // not ASCII: left to shape
+		{"12345678\xff", "12345678\xff", false},
+		{"a b", "a\tb", false},
+	} {
+		if got := sameLayout(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameLayout(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+	alphabet := "aZ09 -.:@[`{/\t\x7f"
+	rng := rand.New(rand.NewPCG(3, 4))
+	hits := 0
+	for range 200_000 {
+		n := rng.IntN(30)
+		a := make([]byte, n)
+		for i := range a {
+			a[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		b := append([]byte(nil), a...)
+		for range rng.IntN(3) {
+			if n > 0 {
+				b[rng.IntN(n)] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		if !sameLayout(string(a), string(b)) {
+			continue
+		}
+		hits++
+		fa, ca, ra, ba := shape(nil, nil, string(a))
+		fb, cb, rb, bb := shape(nil, nil, string(b))
+		if string(fa) != string(fb) || string(ca) != string(cb) || ra != rb || ba != bb || rb != n {
+			t.Fatalf("sameLayout(%q, %q) but shapes %q %q %d %v / %q %q %d %v", a, b, fa, ca, ra, ba, fb, cb, rb, bb)
+		}
+	}
+	if hits < 50_000 {
+		t.Fatalf("only %d pairs had the same layout: the check above proves little", hits)
+	}
+}
