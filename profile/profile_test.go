@@ -595,6 +595,14 @@ func checkStreamSummary(t *testing.T, s *spaceSaving) {
 	if seen != len(s.entries) || s.index.n != len(s.entries) {
 		t.Fatalf("%d entries reachable, %d indexed, %d held", seen, s.index.n, len(s.entries))
 	}
+	// held counts, per filter counter, the entries that hash to it.
+	held := make([]uint16, filterSize)
+	for _, e := range s.entries {
+		held[filterSlot(e.hash)]++
+	}
+	if !slices.Equal(held, s.held) {
+		t.Fatal("held counts differ from the entries' filter counters")
+	}
 }
 
 // Chunks profiled concurrently, then merged (run with -race).

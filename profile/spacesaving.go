@@ -48,6 +48,11 @@ type spaceSaving struct {
 	last    int32   // entry of the item last added, or nil32
 	evicted bool    // some item was dropped: counts are bounds
 	filter  []int64 // once evicted: filterSize hashed counters
+	// held counts, per filter counter, the items holding a counter that hash
+	// to it (at most cap, which is at most heavyCap once evicted). An item
+	// whose filter counter no held item shares holds no counter: the index,
+	// which is larger and mostly out of cache, need not be probed for it.
+	held []uint16
 }
 
 // filterBits sets the number of filter counters (4 per counter of a full
@@ -122,16 +127,21 @@ func (s *spaceSaving) add1(h uint64, v string) (ssResult, int32) {
 	if len(key) > s.keyCap {
 		key = key[:s.keyCap]
 	}
-	if i, ok := s.index.get(h); ok {
-		if !s.entries[i].matches(len(v), key) {
-			return ssCollision, nil32
+	if s.held == nil || s.held[filterSlot(h)] != 0 {
+		if i, ok := s.index.get(h); ok {
+			if !s.entries[i].matches(len(v), key) {
+				return ssCollision, nil32
+			}
+			s.bump(i, 1)
+			return ssHit, i
 		}
-		s.bump(i, 1)
-		return ssHit, i
 	}
 	if len(s.entries) < s.cap {
 		i := int32(len(s.entries))
 		s.index.set(h, i)
+		if s.held != nil {
+			s.held[filterSlot(h)]++
+		}
 		s.entries = append(s.entries, ssEntry{hash: h, n: len(v), key: []byte(key), count: 1})
 		if s.evicted {
 			if s.minB != nil32 && s.buckets[s.minB].count == 1 {
@@ -160,8 +170,10 @@ func (s *spaceSaving) add1(h uint64, v string) (ssResult, int32) {
 	e := &s.entries[i]
 	s.keepInFilter(e)
 	s.index.del(e.hash)
+	s.held[filterSlot(e.hash)]--
 	e.hash, e.n, e.key, e.err = h, len(v), append(e.key[:0], key...), e.count
 	s.index.set(h, i)
+	s.held[filterSlot(h)]++
 	s.incr(i)
 	return ssEvicted, i
 }
@@ -365,6 +377,15 @@ func (s *spaceSaving) merge(o *spaceSaving) (collision bool) {
 // count.
 func (s *spaceSaving) rebuild() {
 	s.index.reset()
+	if s.filter != nil {
+		if s.held == nil {
+			s.held = make([]uint16, filterSize)
+		}
+		clear(s.held)
+		for i := range s.entries {
+			s.held[filterSlot(s.entries[i].hash)]++
+		}
+	}
 	s.buckets, s.free, s.minB = s.buckets[:0], s.free[:0], nil32
 	for i := len(s.entries) - 1; i >= 0; i-- {
 		e := &s.entries[i]
