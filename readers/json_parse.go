@@ -205,22 +205,11 @@ func (p *jsonParser) object(prefix, objDepth int, flat bool) error {
 		if err := p.member(c, objDepth, flat); err != nil {
 			return err
 		}
-		if c, err = p.peek(); err != nil {
+		done, err := p.separator('}', "after object key:value pair")
+		if done || err != nil {
 			return err
 		}
-		switch c {
-		case ',':
-			p.i++
-			if c, err = p.peek(); err != nil {
-				return err
-			}
-		case '}':
-			p.i++
-			p.depth--
-			return nil
-		default:
-			return p.invalid(p.i, "after object key:value pair")
-		}
+		c = p.data[p.i]
 	}
 }
 
@@ -311,23 +300,31 @@ func (p *jsonParser) array() error {
 		if err := p.value(); err != nil {
 			return err
 		}
-		if c, err = p.peek(); err != nil {
+		if done, err := p.separator(']', "after array element"); done || err != nil {
 			return err
 		}
-		switch c {
-		case ',':
-			p.i++
-			if _, err = p.peek(); err != nil {
-				return err
-			}
-		case ']':
-			p.i++
-			p.depth--
-			return nil
-		default:
-			return p.invalid(p.i, "after array element")
-		}
 	}
+}
+
+// separator reads what follows an object member or an array element: a
+// comma, after which it also skips to the next byte (there must be one), or
+// the closing byte, which ends the container (done).
+func (p *jsonParser) separator(closing byte, after string) (done bool, err error) {
+	c, err := p.peek()
+	if err != nil {
+		return false, err
+	}
+	switch c {
+	case ',':
+		p.i++
+		_, err = p.peek()
+		return false, err
+	case closing:
+		p.i++
+		p.depth--
+		return true, nil
+	}
+	return false, p.invalid(p.i, after)
 }
 
 // push enters the object or array at data[i].
