@@ -29,15 +29,11 @@ func (c *chunkedFile) Read(p []byte) (int, error) {
 // readBatches opens f and reads every row through FillBatch, in the shape
 // readAll gives.
 func readBatches(f File, name string, opt Options) readResult {
-	var res readResult
-	r, err := Open(f, name, opt)
-	if err != nil {
-		res.err, res.openEr = err, true
+	r, res := openResult(f, name, opt)
+	if r == nil {
 		return res
 	}
 	defer r.Close()
-	res.format = r.Format()
-	res.cols = append([]string(nil), r.Columns()...)
 	b := columnar.NewBatch(len(res.cols))
 	for {
 		b.Reset()

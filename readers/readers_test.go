@@ -48,18 +48,23 @@ type readResult struct {
 	reader Reader
 }
 
-// readAll opens f and reads every row, copying values.
-func readAll(f File, name string, opt Options) readResult {
-	var res readResult
+// openResult opens f and starts its readResult: the format and columns, or
+// the error of Open (then the reader is nil).
+func openResult(f File, name string, opt Options) (Reader, readResult) {
 	r, err := Open(f, name, opt)
 	if err != nil {
-		res.err, res.openEr = err, true
+		return nil, readResult{err: err, openEr: true}
+	}
+	return r, readResult{reader: r, format: r.Format(), cols: append([]string(nil), r.Columns()...)}
+}
+
+// readAll opens f and reads every row, copying values.
+func readAll(f File, name string, opt Options) readResult {
+	r, res := openResult(f, name, opt)
+	if r == nil {
 		return res
 	}
 	defer r.Close()
-	res.reader = r
-	res.format = r.Format()
-	res.cols = append([]string(nil), r.Columns()...)
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
