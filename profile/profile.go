@@ -9,6 +9,7 @@ import (
 	"github.com/DataDog/sketches-go/ddsketch/mapping"
 	"github.com/DataDog/sketches-go/ddsketch/store"
 	"github.com/axiomhq/hyperloglog"
+	"github.com/zeebo/xxh3"
 
 	"github.com/dqs/dqs/columnar"
 )
@@ -114,7 +115,7 @@ const (
 	relAccuracy    = 0.01
 	sketchMaxBins  = 2048 // per sign; ~1.02^2048 ≈ 4e17 of dynamic range before collapsing
 	hashSeed       = 0x5eed_dada
-	nullHash       = 0x9e3779b97f4a7c15 // row-hash stand-in for a null cell
+	nullHash       = 0x9e3779b97f4a7c15 // a null cell's hash: row hashes skip it
 )
 
 var quantileNames = [...]string{"p01", "p05", "p25", "p50", "p75", "p95", "p99"}
@@ -131,6 +132,7 @@ type Profiler struct {
 	rowSet        *rowSet // nil once rowHLL took over
 	rowHLL        *hyperloglog.Sketch
 	cols          []column
+	colKeys       []uint64 // per column, the hash of its name (see AddRows)
 }
 
 // New returns a Profiler for the given column names.
@@ -146,12 +148,26 @@ func New(columns []string, opt Options) *Profiler {
 		distinctLimit: maxExactDistinct,
 		rowLimit:      maxExactRows,
 		rowSet:        newRowSet(),
-		cols:          make([]column, len(columns)),
 	}
-	for i, name := range columns {
-		p.cols[i].init(name, p.distinctLimit, opt, uint64(i))
-	}
+	p.AppendColumns(columns)
 	return p
+}
+
+// AppendColumns appends columns to p, as found by a reader that finds its
+// columns while it reads (JSON in one pass): each holds a null in every row
+// added so far. Such a column changes no row hash (see AddRows), and its
+// sample draws from a stream named after it, not after its place: the
+// result is what a profiler created with every column from the start gives.
+// It must not run concurrently with anything else on p.
+func (p *Profiler) AppendColumns(names []string) {
+	for _, name := range names {
+		key := xxh3.HashStringSeed(name, hashSeed)
+		p.cols = append(p.cols, column{})
+		c := &p.cols[len(p.cols)-1]
+		c.init(name, p.distinctLimit, p.opt, key)
+		c.count, c.nulls = p.rows, p.rows
+		p.colKeys = append(p.colKeys, key)
+	}
 }
 
 // mix is the 64-bit finalizer of MurmurHash3, used to chain cell hashes.
@@ -176,9 +192,20 @@ func (p *Profiler) Add(values []string, null []bool) {
 		if !isNull {
 			v = values[i]
 		}
-		rh = mix(rh ^ p.cols[i].addCell(v, isNull))
+		rh = p.chainCell(rh, i, p.cols[i].addCell(v, isNull))
 	}
 	p.addRow(rh)
+}
+
+// chainCell chains the hash h of column i's cell into the row hash rh. A
+// null cell leaves it as it is, and a cell counts with its column's name,
+// not its place: a column that is only ever null changes no row's hash,
+// wherever it stands (see AppendColumns).
+func (p *Profiler) chainCell(rh uint64, i int, h uint64) uint64 {
+	if h == nullHash {
+		return rh
+	}
+	return mix(rh ^ h ^ p.colKeys[i])
 }
 
 // Columns is the number of columns p profiles.
@@ -204,7 +231,7 @@ func (p *Profiler) AddRows(n int, hashes [][]uint64) {
 	for r := range n {
 		rh := uint64(hashSeed)
 		for i := range p.cols {
-			rh = mix(rh ^ hashes[i][r])
+			rh = p.chainCell(rh, i, hashes[i][r])
 		}
 		p.addRow(rh)
 	}

@@ -689,3 +689,36 @@ func TestFoldEqualsOneByOne(t *testing.T) {
 		}
 	}
 }
+
+// A reader that finds its columns as it reads appends a column when its
+// first value shows up, and may list a column that is only ever null which
+// the file's final columns leave out. Neither may change the result.
+func TestAppendedColumnsEqualFullWidth(t *testing.T) {
+	tb := genTable(20_000, 7)
+	const late, notes = 9_000, 13 // notes is null before row late
+	for r := range late {
+		tb.nulls[r][notes] = true
+	}
+	want := profileTable(tb, 0, len(tb.rows), Options{Seed: 3}).Result()
+
+	// "ghost" (never a value) comes first; notes is appended at row late.
+	p := New(append([]string{"ghost"}, benchColumns[:notes]...), Options{Seed: 3})
+	for r := range late {
+		p.Add(append([]string{""}, tb.rows[r][:notes]...), append([]bool{true}, tb.nulls[r][:notes]...))
+	}
+	p.AppendColumns(benchColumns[notes:])
+	for r := late; r < len(tb.rows); r++ {
+		p.Add(append([]string{""}, tb.rows[r]...), append([]bool{true}, tb.nulls[r]...))
+	}
+	got := p.Result()
+	if got.Columns[0].Name != "ghost" || got.Columns[0].Nulls != int64(len(tb.rows)) {
+		t.Fatalf("ghost column: %+v", got.Columns[0])
+	}
+	got.Columns = got.Columns[1:]
+	if want.DuplicateRows == 0 {
+		t.Fatal("the table has no duplicate rows: the test would not see row hashes change")
+	}
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("appended columns change the profile:\nwant %+v\ngot  %+v", want, got)
+	}
+}
