@@ -93,6 +93,18 @@ func (b *Batch) Reset() {
 	}
 }
 
+// Widen adds columns up to width, each null in every row the batch holds:
+// for a reader that finds a new column partway through a file.
+func (b *Batch) Widen(width int) {
+	for len(b.Cols) < width {
+		var c Column
+		for range b.Rows {
+			c.AppendNull()
+		}
+		b.Cols = append(b.Cols, c)
+	}
+}
+
 // Full reports whether the batch has reached its row or byte bound.
 func (b *Batch) Full() bool {
 	if b.Rows >= b.maxRows {

@@ -58,3 +58,31 @@ func TestBatchBounds(t *testing.T) {
 		t.Error("a batch holding MaxBytes of text is not full")
 	}
 }
+
+func TestWiden(t *testing.T) {
+	b := NewBatch(1)
+	b.Cols[0].AppendString("a")
+	b.Cols[0].AppendString("b")
+	b.Rows = 2
+	b.Widen(3)
+	if len(b.Cols) != 3 {
+		t.Fatalf("%d columns after Widen(3), want 3", len(b.Cols))
+	}
+	for i := 1; i < 3; i++ {
+		if b.Cols[i].Len() != 2 {
+			t.Fatalf("new column %d has %d cells, want 2", i, b.Cols[i].Len())
+		}
+		for r := range 2 {
+			if _, null := b.Cols[i].Cell(r); !null {
+				t.Errorf("new column %d, row %d is not null", i, r)
+			}
+		}
+	}
+	b.Widen(2) // never narrows
+	if len(b.Cols) != 3 {
+		t.Errorf("Widen(2) left %d columns", len(b.Cols))
+	}
+	if v, _ := b.Cols[0].Cell(1); v != "b" {
+		t.Errorf("the old column changed: %q", v)
+	}
+}

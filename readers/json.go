@@ -10,7 +10,9 @@ import (
 
 // jsonReader streams a top-level JSON array of objects or JSON Lines.
 // Columns are the union of (flattened) keys in first-seen order, found by a
-// first pass over the file; a second pass streams the values.
+// first pass over the file; a second pass streams the values. Opened with
+// Options.OnePass, the first pass reads only the file's first rows, and the
+// second adds the keys it meets later (see GrowingReader).
 //
 // Both passes parse each row once, straight from the read buffer (see
 // jsonRows and jsonParser). The parser hands each leaf to a sink: in the
@@ -20,22 +22,33 @@ type jsonReader struct {
 	format Format
 	rows   *jsonRows
 	parser jsonParser
-	cols   []string
 	filler batchFiller
 	one    *columnar.Batch // Next's row
 	rec    Record
 	err    error
 }
 
+// onePassHead is how much of a file the first pass reads in one-pass mode:
+// enough for the keys of most files' rows, so that they seldom grow later.
+// A variable so that tests can make columns grow in small files.
+var onePassHead int64 = 64 << 10
+
 func openJSON(f File, format Format, opt Options) (Reader, error) {
-	r := &jsonReader{format: format}
-	scout := startKeyScout(f, format, opt) // before newJSONRows: it seeks
+	var r jsonReader
+	var scout *keyScout
+	until := int64(-1)
+	if opt.OnePass {
+		until = onePassHead
+	} else {
+		scout = startKeyScout(f, format, opt) // before newJSONRows: it seeks
+	}
 	rows, err := newJSONRows(f, format, opt, nil)
 	if err != nil {
 		scout.cancel()
 		return nil, err
 	}
-	if r.cols, err = findJSONColumns(rows, scout, opt); err != nil {
+	finder, err := findJSONColumns(rows, scout, opt, until)
+	if err != nil {
 		return nil, err
 	}
 
@@ -43,19 +56,29 @@ func openJSON(f File, format Format, opt Options) (Reader, error) {
 	if r.rows, err = newJSONRows(f, format, opt, rows.buf); err != nil {
 		return nil, err
 	}
-	r.filler = batchFiller{keys: newJSONKeys(r.cols), filled: make([]uint64, len(r.cols))}
+	r.format = format
+	if opt.OnePass {
+		// Every key so far, null-only parents included: whether they stay
+		// is known at the end (Kept).
+		r.filler = batchFiller{keys: finder.keys, grow: true, nonNull: finder.nonNull, max: opt.MaxColumns}
+	} else {
+		r.filler = batchFiller{keys: newJSONKeys(finder.columns())}
+	}
+	r.filler.filled = make([]uint64, len(r.filler.keys.names))
 	r.parser = jsonParser{maxField: opt.MaxFieldBytes, sink: &r.filler}
-	r.rec.Values = make([]string, len(r.cols))
-	r.rec.Null = make([]bool, len(r.cols))
-	return r, nil
+	if opt.OnePass {
+		return &growingJSONReader{&r}, nil
+	}
+	return &r, nil
 }
 
 // findJSONColumns is pass 1: it collects the leaf names of every row, up to
-// the first bad one. An error in the first row, or an ErrUnsupported one in
-// any row, fails the open; later rows report other problems from Next, at
-// the right row. A scout (nil for none) may have read the second half of
-// the file meanwhile; see keyScout.
-func findJSONColumns(rows *jsonRows, scout *keyScout, opt Options) ([]string, error) {
+// the first bad one, or the first that ends at or past offset until when
+// until >= 0. An error in the first row, or an ErrUnsupported one in any
+// row, fails the open; later rows report other problems from Next, at the
+// right row. A scout (nil for none) may have read the second half of the
+// file meanwhile; see keyScout.
+func findJSONColumns(rows *jsonRows, scout *keyScout, opt Options, until int64) (*columnFinder, error) {
 	defer scout.cancel()
 	finder := &columnFinder{keys: newJSONKeys(nil), max: opt.MaxColumns}
 	p := &jsonParser{maxField: opt.MaxFieldBytes, sink: finder}
@@ -75,28 +98,45 @@ func findJSONColumns(rows *jsonRows, scout *keyScout, opt Options) ([]string, er
 			}
 			break
 		}
-		if end := rows.base + rows.abs(rows.pos); scout != nil && end >= scout.from {
+		end := rows.base + rows.abs(rows.pos)
+		if until >= 0 && end >= until {
+			break
+		}
+		if scout != nil && end >= scout.from {
 			if scout.joins(end) && finder.merge(scout.finder) {
-				return finder.columns(), nil
+				return finder, nil
 			}
 			scout.cancel()
 			scout = nil
 		}
 	}
-	return finder.columns(), nil
+	return finder, nil
 }
 
-func (r *jsonReader) Columns() []string { return r.cols }
+// growingJSONReader is a one-pass jsonReader: only it has Kept, so that a
+// caller can tell by the type whether the columns may grow.
+type growingJSONReader struct{ *jsonReader }
+
+// Kept implements GrowingReader.
+func (g *growingJSONReader) Kept() []bool {
+	return keptColumns(g.filler.keys.names, g.filler.nonNull)
+}
+
+// Columns lists the columns; a one-pass reader appends to them as it goes.
+func (r *jsonReader) Columns() []string { return r.filler.keys.names }
 func (r *jsonReader) Format() Format    { return r.format }
 func (r *jsonReader) Close() error      { return nil }
 
 func (r *jsonReader) Next() (*Record, error) {
 	if r.one == nil {
-		r.one = columnar.NewBatch(len(r.cols))
+		r.one = columnar.NewBatch(len(r.Columns()))
 	}
 	r.one.Reset()
 	if err := r.readRow(r.one); err != nil {
 		return nil, err
+	}
+	if n := len(r.one.Cols); len(r.rec.Values) != n {
+		r.rec.Values, r.rec.Null = make([]string, n), make([]bool, n)
 	}
 	for i := range r.one.Cols {
 		v, null := r.one.Cols[i].Cell(0)
@@ -128,6 +168,7 @@ func (r *jsonReader) readRow(b *columnar.Batch) error {
 		return r.err
 	}
 	r.filler.b = b
+	r.filler.widen()
 	err := r.rows.next(&r.parser)
 	if err == nil {
 		if err = r.rows.problemError(&r.parser); err != nil {
@@ -163,7 +204,7 @@ func (f *columnFinder) leaf(name []byte, kind valueKind, _ []byte, _ span, _ uin
 	col, ok := f.keys.find(f.place, name)
 	if !ok {
 		if len(f.keys.names) >= f.max {
-			return unsupportedf("the file has more than %d distinct keys (columns)", f.max)
+			return tooManyKeys(f.max)
 		}
 		col = f.keys.add(f.place, name)
 		f.nonNull = append(f.nonNull, false)
@@ -185,35 +226,53 @@ func (f *columnFinder) abort() {
 	f.nonNull = f.nonNull[:f.had]
 }
 
+func tooManyKeys(max int) error {
+	return unsupportedf("the file has more than %d distinct keys (columns)", max)
+}
+
 // columns returns the columns found, without those of keys that are only
 // ever null but elsewhere hold an object (their dotted children exist).
 func (f *columnFinder) columns() []string {
+	var kept []string
+	for i, keep := range keptColumns(f.keys.names, f.nonNull) {
+		if keep {
+			kept = append(kept, f.keys.names[i])
+		}
+	}
+	return kept
+}
+
+// keptColumns reports which of the leaf names are columns: all but the keys
+// only ever null (nonNull false) whose dotted children are names too.
+func keptColumns(names []string, nonNull []bool) []bool {
 	prefixes := map[string]bool{}
-	for _, c := range f.keys.names {
+	for _, c := range names {
 		for i := 0; i < len(c); i++ {
 			if c[i] == '.' {
 				prefixes[c[:i]] = true
 			}
 		}
 	}
-	var kept []string
-	for i, c := range f.keys.names {
-		if !f.nonNull[i] && prefixes[c] {
-			continue
-		}
-		kept = append(kept, c)
+	kept := make([]bool, len(names))
+	for i, c := range names {
+		kept[i] = nonNull[i] || !prefixes[c]
 	}
 	return kept
 }
 
 // batchFiller appends the values of rows to a batch, each to the column of
-// its name; a column without a value in a row gets a null.
+// its name; a column without a value in a row gets a null. When it grows, a
+// name it does not know yet becomes a new column.
 type batchFiller struct {
 	b      *columnar.Batch
 	keys   jsonKeys
 	filled []uint64 // the attempt in which each column last got a value
 	at     uint64   // the current attempt at a row
 	place  int      // of the next leaf in the row
+
+	grow    bool
+	nonNull []bool // when growing: per column, whether it ever held a value
+	max     int    // when growing: the most columns allowed
 }
 
 func (f *batchFiller) begin() {
@@ -223,9 +282,22 @@ func (f *batchFiller) begin() {
 
 func (f *batchFiller) leaf(name []byte, kind valueKind, data []byte, val span, flags uint8) error {
 	col, ok := f.keys.find(f.place, name)
-	f.place++
 	if !ok {
-		return nil // the file changed between the passes
+		if !f.grow {
+			f.place++
+			return nil // the file changed between the passes
+		}
+		if len(f.keys.names) >= f.max {
+			return tooManyKeys(f.max)
+		}
+		col = f.keys.add(f.place, name)
+		f.nonNull = append(f.nonNull, false)
+		f.filled = append(f.filled, 0)
+		f.widen()
+	}
+	f.place++
+	if f.grow && kind != kindNull {
+		f.nonNull[col] = true
 	}
 	c := &f.b.Cols[col]
 	if f.filled[col] == f.at {
@@ -234,6 +306,13 @@ func (f *batchFiller) leaf(name []byte, kind valueKind, data []byte, val span, f
 	f.filled[col] = f.at
 	appendJSONValue(c, kind, data[val.start:val.end], flags)
 	return nil
+}
+
+// widen gives the batch a column for every name, null in the rows it holds.
+func (f *batchFiller) widen() {
+	if len(f.b.Cols) < len(f.keys.names) {
+		f.b.Widen(len(f.keys.names))
+	}
 }
 
 func (f *batchFiller) abort() {

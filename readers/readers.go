@@ -62,6 +62,26 @@ type Options struct {
 	// MaxFieldBytes is the largest single value accepted, in bytes
 	// (default 1 MiB).
 	MaxFieldBytes int
+	// OnePass lets a JSON reader find its columns while it reads the
+	// values instead of in a first pass over the whole file, which saves
+	// reading the file twice; the reader is then a GrowingReader. Other
+	// formats ignore it.
+	OnePass bool
+}
+
+// GrowingReader is a reader whose columns may grow while it is read: a JSON
+// reader opened with Options.OnePass. When Open returns, Columns lists the
+// keys of the file's first rows; a later row with a new key appends it to
+// Columns, and batches filled from then on (NextBatch, or Next's row) have a
+// cell for it, the rows before it holding nulls. A column once listed keeps
+// its place, so indices stay valid.
+type GrowingReader interface {
+	Reader
+	// Kept reports, once the reader has returned io.EOF, which of Columns
+	// are the file's columns, i.e. those a reader opened without OnePass
+	// lists: all but the keys that are only ever null while their dotted
+	// children hold values elsewhere.
+	Kept() []bool
 }
 
 const (
