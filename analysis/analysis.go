@@ -48,12 +48,17 @@ var ErrBadInput = errors.New("file cannot be analysed")
 // Run analyses f (name gives the format by its extension, size the
 // progress denominator).
 func Run(ctx context.Context, f readers.File, name string, size int64, progress Progress) (*Result, error) {
+	// One pass: a JSON file is not read twice to find its columns first.
+	return run(ctx, f, name, size, progress, readers.Options{OnePass: true})
+}
+
+func run(ctx context.Context, f readers.File, name string, size int64, progress Progress, opt readers.Options) (*Result, error) {
 	if progress == nil {
 		progress = func(string, float64) {}
 	}
 	progress(StageParsing, 0)
 	counter := &countingFile{File: f}
-	r, err := readers.Open(counter, name, readers.Options{})
+	r, err := readers.Open(counter, name, opt)
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -67,6 +72,9 @@ func Run(ctx context.Context, f readers.File, name string, size int64, progress 
 	}
 	progress(StageClassifying, 1)
 	p := prof.Result()
+	if g, ok := r.(readers.GrowingReader); ok {
+		p.Columns = keptColumns(p.Columns, g.Kept())
+	}
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, Columns: make([]Column, len(p.Columns))}
 	personal := make(map[string]bool, len(p.Columns))
 	for i, c := range p.Columns {
@@ -88,6 +96,17 @@ func Run(ctx context.Context, f readers.File, name string, size int64, progress 
 		}
 	}
 	return res, nil
+}
+
+// keptColumns returns the columns whose kept is true.
+func keptColumns(cols []profile.Column, kept []bool) []profile.Column {
+	out := cols[:0]
+	for i, c := range cols {
+		if kept[i] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func badInput(err error) error {

@@ -38,19 +38,20 @@ type batch struct {
 }
 
 func newBatch(width int) *batch {
-	b := &batch{Batch: *columnar.NewBatch(width), hashes: make([][]uint64, width)}
-	for i := range b.hashes {
-		b.hashes[i] = make([]uint64, b.MaxRows())
-	}
+	b := &batch{Batch: *columnar.NewBatch(width)}
+	b.growHashes()
 	return b
 }
 
-// growHashes makes room for the hashes of every row of the batch (a reader
-// may pass the row bound by a row).
+// growHashes makes room for the hashes of every cell of the batch: a reader
+// may pass the row bound by a row, and a growing reader add columns.
 func (b *batch) growHashes() {
+	for len(b.hashes) < len(b.Cols) {
+		b.hashes = append(b.hashes, nil)
+	}
 	for i := range b.hashes {
 		if len(b.hashes[i]) < b.Rows {
-			b.hashes[i] = make([]uint64, b.Rows)
+			b.hashes[i] = make([]uint64, max(b.Rows, b.MaxRows()))
 		}
 	}
 }
@@ -59,38 +60,66 @@ func (b *batch) growHashes() {
 // profiled at a time and returns the profiler. read reports the bytes of the
 // file read so far; progress, when given, is called after each batch and
 // stops the run with its error.
+//
+// A reader whose columns grow (readers.GrowingReader) hands over a batch
+// wider than the ones before it when a new column shows up. The pipeline
+// then waits until every earlier batch is done, appends the new columns to
+// the profiler (null in every earlier row) and starts their goroutines:
+// rare, and the profile stays the one of a single pass.
 func profileParallel(ctx context.Context, r readers.Reader, workers int, read func() int64, progress func(read int64) error) (*profile.Profiler, error) {
-	width := len(r.Columns())
 	p := profile.New(r.Columns(), profile.Options{})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	free := make(chan *batch, inFlight)
 	for range inFlight {
-		free <- newBatch(width)
-	}
-	columns := make([]chan *batch, width)
-	for i := range columns {
-		columns[i] = make(chan *batch, inFlight)
+		free <- newBatch(len(r.Columns()))
 	}
 	done := make(chan *batch, inFlight)
 	slots := make(chan struct{}, max(1, workers))
 
 	var wg sync.WaitGroup
-	// Columns: each profiles its column of every batch, in order.
-	for i := range columns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range columns[i] {
-				slots <- struct{}{}
-				p.AddColumn(i, &b.Cols[i], b.hashes[i])
-				<-slots
-				if b.pending.Add(-1) == 0 {
-					done <- b
+	// Columns: each profiles its column of every batch, in order. Only the
+	// reader goroutine starts them (and appends to columns).
+	var columns []chan *batch
+	startColumns := func(n int) {
+		for i := len(columns); i < n; i++ {
+			c := make(chan *batch, inFlight)
+			columns = append(columns, c)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for b := range c {
+					slots <- struct{}{}
+					p.AddColumn(i, &b.Cols[i], b.hashes[i])
+					<-slots
+					if b.pending.Add(-1) == 0 {
+						done <- b
+					}
 				}
+			}()
+		}
+	}
+	startColumns(len(r.Columns()))
+	// grow waits until every batch but the reader's own is back in free, so
+	// that nothing else touches the profiler, then adds the columns from
+	// the profiler's width to n.
+	grow := func(n int) bool {
+		var idle []*batch
+		for len(idle) < inFlight-1 {
+			select {
+			case b := <-free:
+				idle = append(idle, b)
+			case <-ctx.Done():
+				return false
 			}
-		}()
+		}
+		p.AppendColumns(r.Columns()[p.Columns():n])
+		startColumns(n)
+		for _, b := range idle {
+			free <- b
+		}
+		return true
 	}
 	// The reader. It closes the column channels when it stops, so the
 	// column goroutines end once they have drained them.
@@ -119,10 +148,13 @@ func profileParallel(ctx context.Context, r readers.Reader, workers int, read fu
 				readErr = badInput(err)
 				return
 			}
+			if len(b.Cols) > p.Columns() && !grow(len(b.Cols)) {
+				return
+			}
 			b.seq, b.read = seq, read()
 			b.growHashes()
-			b.pending.Store(int32(width))
-			if width == 0 {
+			b.pending.Store(int32(len(b.Cols)))
+			if len(b.Cols) == 0 {
 				done <- b
 				continue
 			}

@@ -1,0 +1,106 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/dqs/dqs/readers"
+)
+
+// growingJSONL has rows over several batches whose keys show up late: one
+// in the second batch, two more in the last, a key null until it holds an
+// object (dropped from the columns), personal data to classify and now and
+// then a row just like the one before.
+func growingJSONL(rows int) []byte {
+	var b bytes.Buffer
+	for n := range rows {
+		i := n
+		if i%997 == 0 && i > 0 {
+			i-- // a duplicate row
+		}
+		fmt.Fprintf(&b, `{"id":%d,"email":"user%d@example.org","country":"%s"`, i, i*7919%rows, []string{"SE", "FI", "NO"}[i%3])
+		if i >= 40_000 && i%3 != 0 {
+			fmt.Fprintf(&b, `,"amount":%d.%02d`, i%5000, i%100)
+		}
+		if i%1000 == 0 {
+			b.WriteString(`,"meta":null`)
+		}
+		if i >= rows-10_000 {
+			fmt.Fprintf(&b, `,"meta":{"source":"s%d"},"phone":"+46 70 %03d %02d %02d"`, i%4, i%1000, i%100, i%97)
+		}
+		if i%50 == 0 {
+			b.WriteString(`,"id":"dup"`) // a repeated key: the last value counts
+		}
+		b.WriteString("}\n")
+	}
+	return b.Bytes()
+}
+
+func TestOnePassEqualsTwoPasses(t *testing.T) {
+	data := growingJSONL(120_000)
+	analyse := func(opt readers.Options) *Result {
+		t.Helper()
+		res, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), nil, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	want := analyse(readers.Options{})
+	var names []string
+	for _, c := range want.Columns {
+		names = append(names, c.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"id", "email", "country", "amount", "meta.source", "phone"}) || want.DuplicateRows == 0 {
+		t.Fatalf("two passes: columns %q, %d duplicate rows; the data is not as planned", names, want.DuplicateRows)
+	}
+	if got := analyse(readers.Options{OnePass: true}); !reflect.DeepEqual(want, got) {
+		t.Errorf("one pass differs from two:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// The columns grow while batches are in flight, for any number of workers.
+func TestGrowingColumnsAnyWorkers(t *testing.T) {
+	data := growingJSONL(120_000)
+	var want any
+	for _, workers := range []int{1, 2, 3} {
+		r, err := readers.Open(bytes.NewReader(data), "t.jsonl", readers.Options{OnePass: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(r.Columns()); n != 4 {
+			t.Fatalf("%d columns at Open, want 4 (the file's first rows)", n)
+		}
+		p, err := profileParallel(context.Background(), r, workers, func() int64 { return 0 }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := p.Result()
+		if len(got.Columns) != 7 || got.RowCount != 120_000 {
+			t.Fatalf("%d workers: %d columns, %d rows; want 7 and 120000", workers, len(got.Columns), got.RowCount)
+		}
+		if want == nil {
+			want = got
+		} else if !reflect.DeepEqual(want, got) {
+			t.Errorf("%d workers: the profile differs from one worker's", workers)
+		}
+	}
+}
+
+// A run stopped while it waits to add columns stops; it does not hang.
+func TestGrowingColumnsStop(t *testing.T) {
+	data := growingJSONL(120_000)
+	r, err := readers.Open(bytes.NewReader(data), "t.jsonl", readers.Options{OnePass: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	_, err = profileParallel(context.Background(), r, 2, func() int64 { return 0 }, func(int64) error { return stop })
+	if !errors.Is(err, stop) {
+		t.Fatalf("err = %v, want stop", err)
+	}
+}
