@@ -65,14 +65,7 @@ func readOnePass(f File, name string, opt Options, batches bool, want []string) 
 				if len(rec.Values) != len(r.Columns()) {
 					return readResult{err: fmt.Errorf("a record has %d values, the reader %d columns", len(rec.Values), len(r.Columns()))}
 				}
-				row := make([]string, len(rec.Values))
-				for c, v := range rec.Values {
-					if rec.Null[c] {
-						v = nullMark
-					}
-					row[c] = v
-				}
-				rows = append(rows, row)
+				rows = append(rows, recordRow(rec))
 			}
 		}
 		if err == io.EOF {

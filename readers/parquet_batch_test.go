@@ -67,16 +67,21 @@ func pqReadRowsN(r Reader, n int) ([][]string, error) {
 		if err != nil {
 			return rows, err
 		}
-		row := make([]string, len(rec.Values))
-		for i, v := range rec.Values {
-			if rec.Null[i] {
-				v = nullMark
-			}
-			row[i] = v
-		}
-		rows = append(rows, row)
+		rows = append(rows, recordRow(rec))
 	}
 	return rows, nil
+}
+
+// recordRow is a record's values with nulls as nullMark.
+func recordRow(rec *Record) []string {
+	row := make([]string, len(rec.Values))
+	for i, v := range rec.Values {
+		if rec.Null[i] {
+			v = nullMark
+		}
+		row[i] = v
+	}
+	return row
 }
 
 func pqBatchRows(b *columnar.Batch) [][]string {
