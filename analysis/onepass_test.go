@@ -104,3 +104,31 @@ func TestGrowingColumnsStop(t *testing.T) {
 		t.Fatalf("err = %v, want stop", err)
 	}
 }
+
+// A file whose first rows have no keys at all starts with no columns.
+func TestOnePassFromNoColumns(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 60_000 {
+		if i < 40_000 {
+			b.WriteString("{}\n")
+		} else {
+			fmt.Fprintf(&b, "{\"n\":%d,\"s\":\"v%d\"}\n", i%10, i%7)
+		}
+	}
+	data := b.Bytes()
+	analyse := func(opt readers.Options) *Result {
+		t.Helper()
+		res, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), nil, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	want := analyse(readers.Options{})
+	if len(want.Columns) != 2 || want.Columns[0].Nulls != 40_000 {
+		t.Fatalf("two passes: %d columns; the data is not as planned", len(want.Columns))
+	}
+	if got := analyse(readers.Options{OnePass: true}); !reflect.DeepEqual(want, got) {
+		t.Errorf("one pass differs from two:\n got %+v\nwant %+v", got, want)
+	}
+}
