@@ -120,7 +120,11 @@ func openParquetWith(f File, opt Options, forcePlain bool) (Reader, error) {
 	r := &parquetReader{f: f, size: size, opt: opt, mem: new(bufferPool)}
 	props := parquet.NewReaderProperties(r.mem)
 	props.BufferedStreamEnabled = true // stream column chunks instead of loading them whole
-	props.BufferSize = 1 << 20
+	// Each column chunk gets a fresh buffer of this size (the library grows
+	// it for a larger page header). 1 MiB buffers were 390 MB of garbage on
+	// the 3M-row benchmark file; 256 KiB takes 3% fewer cycles, and smaller
+	// ones gain nothing more.
+	props.BufferSize = 256 << 10
 	props.MaxUncompressedPageSize = maxUncompressedPage
 	err = guard("parquet: reading the footer", func() error {
 		var err error
