@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/profile"
@@ -56,6 +57,30 @@ func run(ctx context.Context, f readers.File, name string, size int64, progress 
 	if progress == nil {
 		progress = func(string, float64) {}
 	}
+	progress = monotonic(progress)
+	res, err := analyse(ctx, f, name, size, progress, opt)
+	if errors.Is(err, readers.ErrTooWideToGrow) && opt.OnePass {
+		// Rare: a row brought too many new columns at once to one pass.
+		opt.OnePass = false
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return analyse(ctx, f, name, size, progress, opt)
+	}
+	return res, err
+}
+
+// monotonic passes on progress that never goes back: an analysis started
+// over reports the share it had reached until it passes it.
+func monotonic(progress Progress) Progress {
+	var last float64
+	return func(stage string, fraction float64) {
+		last = max(last, fraction)
+		progress(stage, last)
+	}
+}
+
+func analyse(ctx context.Context, f readers.File, name string, size int64, progress Progress, opt readers.Options) (*Result, error) {
 	progress(StageParsing, 0)
 	counter := &countingFile{File: f}
 	r, err := readers.Open(counter, name, opt)

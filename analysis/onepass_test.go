@@ -132,3 +132,44 @@ func TestOnePassFromNoColumns(t *testing.T) {
 		t.Errorf("one pass differs from two:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// A row that brings too many columns at once into a batch holding rows
+// sends the analysis back to two passes: same result, progress never back.
+func TestOnePassTooWideStartsOver(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 40_000 {
+		fmt.Fprintf(&b, "{\"a\":%d}\n", i%100)
+	}
+	b.WriteString("{")
+	for k := range 300 {
+		fmt.Fprintf(&b, "\"k%d\":%d,", k, k)
+	}
+	b.WriteString("\"a\":1}\n")
+	data := b.Bytes()
+
+	r, err := readers.Open(bytes.NewReader(data), "t.jsonl", readers.Options{OnePass: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := profileParallel(context.Background(), r, 2, func() int64 { return 0 }, nil); !errors.Is(err, readers.ErrTooWideToGrow) {
+		t.Fatalf("one pass alone: err = %v, want ErrTooWideToGrow", err)
+	}
+
+	want, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), nil, readers.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []float64
+	got, err := Run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), func(_ string, f float64) { seen = append(seen, f) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Columns) != 301 || !reflect.DeepEqual(want, got) {
+		t.Errorf("started over: %d columns, equal to two passes: %v", len(got.Columns), reflect.DeepEqual(want, got))
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i] < seen[i-1] {
+			t.Fatalf("progress went back: %v", seen)
+		}
+	}
+}

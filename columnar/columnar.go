@@ -82,8 +82,10 @@ type Batch struct {
 // NewBatch returns an empty batch of width columns. Its row bound shrinks
 // with the width so that a wide table's batch stays within MaxCells cells.
 func NewBatch(width int) *Batch {
-	return &Batch{Cols: make([]Column, width), maxRows: max(1, min(MaxRows, MaxCells/max(1, width)))}
+	return &Batch{Cols: make([]Column, width), maxRows: rowBound(width)}
 }
+
+func rowBound(width int) int { return max(1, min(MaxRows, MaxCells/max(1, width))) }
 
 // Reset empties the batch, keeping its buffers.
 func (b *Batch) Reset() {
@@ -93,8 +95,10 @@ func (b *Batch) Reset() {
 	}
 }
 
-// Widen adds columns up to width, each null in every row the batch holds:
-// for a reader that finds a new column partway through a file.
+// Widen adds columns up to width, each null in every row the batch holds,
+// and lowers the row bound to the new width's: for a reader that finds a
+// new column partway through a file. The batch may then hold more cells
+// than MaxCells; it is full.
 func (b *Batch) Widen(width int) {
 	for len(b.Cols) < width {
 		var c Column
@@ -103,6 +107,7 @@ func (b *Batch) Widen(width int) {
 		}
 		b.Cols = append(b.Cols, c)
 	}
+	b.maxRows = min(b.maxRows, rowBound(width))
 }
 
 // Full reports whether the batch has reached its row or byte bound.

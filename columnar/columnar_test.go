@@ -85,4 +85,8 @@ func TestWiden(t *testing.T) {
 	if v, _ := b.Cols[0].Cell(1); v != "b" {
 		t.Errorf("the old column changed: %q", v)
 	}
+	b.Widen(100)
+	if b.MaxRows() != MaxCells/100 {
+		t.Errorf("row bound %d after Widen(100), want %d", b.MaxRows(), MaxCells/100)
+	}
 }

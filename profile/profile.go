@@ -116,6 +116,10 @@ const (
 	sketchMaxBins  = 2048 // per sign; ~1.02^2048 ≈ 4e17 of dynamic range before collapsing
 	hashSeed       = 0x5eed_dada
 	nullHash       = 0x9e3779b97f4a7c15 // a null cell's hash: row hashes skip it
+	// Column names are hashed with a seed of their own: with the values'
+	// seed, a cell holding "b" in column "a" would chain like one holding
+	// "a" in column "b".
+	columnKeySeed = 0xc01_5eed
 )
 
 var quantileNames = [...]string{"p01", "p05", "p25", "p50", "p75", "p95", "p99"}
@@ -161,7 +165,7 @@ func New(columns []string, opt Options) *Profiler {
 // It must not run concurrently with anything else on p.
 func (p *Profiler) AppendColumns(names []string) {
 	for _, name := range names {
-		key := xxh3.HashStringSeed(name, hashSeed)
+		key := xxh3.HashStringSeed(name, columnKeySeed)
 		p.cols = append(p.cols, column{})
 		c := &p.cols[len(p.cols)-1]
 		c.init(name, p.distinctLimit, p.opt, key)

@@ -722,3 +722,19 @@ func TestAppendedColumnsEqualFullWidth(t *testing.T) {
 		t.Errorf("appended columns change the profile:\nwant %+v\ngot  %+v", want, got)
 	}
 }
+
+// A row hash tells which column holds a value, nulls or not.
+func TestRowHashKnowsTheColumn(t *testing.T) {
+	p := New([]string{"a", "b", "id", "x", "y"}, Options{})
+	rows := [][]string{{"b", "", "", "", ""}, {"", "a", "", "", ""}, {"", "", "1", "y", ""}, {"", "", "1", "", "x"}}
+	for _, row := range rows {
+		null := make([]bool, len(row))
+		for i, v := range row {
+			null[i] = v == ""
+		}
+		p.Add(row, null)
+	}
+	if d := p.Result().DuplicateRows; d != 0 {
+		t.Errorf("%d duplicate rows among rows that differ only in where their values are", d)
+	}
+}

@@ -290,6 +290,9 @@ func (f *batchFiller) leaf(name []byte, kind valueKind, data []byte, val span, f
 		if len(f.keys.names) >= f.max {
 			return tooManyKeys(f.max)
 		}
+		if f.b.Rows > 0 && (f.b.Rows+1)*(len(f.keys.names)+1) > 2*columnar.MaxCells {
+			return ErrTooWideToGrow
+		}
 		col = f.keys.add(f.place, name)
 		f.nonNull = append(f.nonNull, false)
 		f.filled = append(f.filled, 0)

@@ -104,6 +104,12 @@ var (
 	// but use something this package does not handle (a codec, encryption,
 	// or a size beyond the configured limits). Retrying will not help.
 	ErrUnsupported = errors.New("unsupported file")
+	// ErrTooWideToGrow is what a one-pass reader (Options.OnePass) returns
+	// when a row brings so many new columns at once that widening the batch
+	// in hand, nulls for its earlier rows included, would pass twice its
+	// cell bound (columnar.MaxCells). The caller opens the file again
+	// without OnePass: two passes know every column before the first batch.
+	ErrTooWideToGrow = errors.New("one pass: too many new columns at once; read the file in two passes")
 	// ErrMalformed marks files that are corrupt or do not follow their
 	// format. Retrying will not help.
 	ErrMalformed = errors.New("malformed file")
