@@ -40,17 +40,19 @@ func growingJSONL(rows int) []byte {
 	return b.Bytes()
 }
 
+// analyseJSONL analyses data, a JSON Lines file, read as opt says.
+func analyseJSONL(t *testing.T, data []byte, opt readers.Options) *Result {
+	t.Helper()
+	res, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func TestOnePassEqualsTwoPasses(t *testing.T) {
 	data := growingJSONL(120_000)
-	analyse := func(opt readers.Options) *Result {
-		t.Helper()
-		res, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), nil, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	want := analyse(readers.Options{})
+	want := analyseJSONL(t, data, readers.Options{})
 	var names []string
 	for _, c := range want.Columns {
 		names = append(names, c.Name)
@@ -58,7 +60,7 @@ func TestOnePassEqualsTwoPasses(t *testing.T) {
 	if !reflect.DeepEqual(names, []string{"id", "email", "country", "amount", "meta.source", "phone"}) || want.DuplicateRows == 0 {
 		t.Fatalf("two passes: columns %q, %d duplicate rows; the data is not as planned", names, want.DuplicateRows)
 	}
-	if got := analyse(readers.Options{OnePass: true}); !reflect.DeepEqual(want, got) {
+	if got := analyseJSONL(t, data, readers.Options{OnePass: true}); !reflect.DeepEqual(want, got) {
 		t.Errorf("one pass differs from two:\n got %+v\nwant %+v", got, want)
 	}
 }
@@ -116,19 +118,11 @@ func TestOnePassFromNoColumns(t *testing.T) {
 		}
 	}
 	data := b.Bytes()
-	analyse := func(opt readers.Options) *Result {
-		t.Helper()
-		res, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), nil, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	want := analyse(readers.Options{})
+	want := analyseJSONL(t, data, readers.Options{})
 	if len(want.Columns) != 2 || want.Columns[0].Nulls != 40_000 {
 		t.Fatalf("two passes: %d columns; the data is not as planned", len(want.Columns))
 	}
-	if got := analyse(readers.Options{OnePass: true}); !reflect.DeepEqual(want, got) {
+	if got := analyseJSONL(t, data, readers.Options{OnePass: true}); !reflect.DeepEqual(want, got) {
 		t.Errorf("one pass differs from two:\n got %+v\nwant %+v", got, want)
 	}
 }
@@ -155,10 +149,7 @@ func TestOnePassTooWideStartsOver(t *testing.T) {
 		t.Fatalf("one pass alone: err = %v, want ErrTooWideToGrow", err)
 	}
 
-	want, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), nil, readers.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := analyseJSONL(t, data, readers.Options{})
 	var seen []float64
 	got, err := Run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), func(_ string, f float64) { seen = append(seen, f) })
 	if err != nil {
