@@ -98,7 +98,7 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, progr
 	progress(StageClassifying, 1)
 	p := prof.Result()
 	if g, ok := r.(readers.GrowingReader); ok {
-		p.Columns = keptColumns(p.Columns, g.Kept())
+		p.Columns = keepColumns(p.Columns, g.Kept())
 	}
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, Columns: make([]Column, len(p.Columns))}
 	personal := make(map[string]bool, len(p.Columns))
@@ -123,8 +123,8 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, progr
 	return res, nil
 }
 
-// keptColumns returns the columns whose kept is true.
-func keptColumns(cols []profile.Column, kept []bool) []profile.Column {
+// keepColumns returns the columns whose kept is true.
+func keepColumns(cols []profile.Column, kept []bool) []profile.Column {
 	out := cols[:0]
 	for i, c := range cols {
 		if kept[i] {

@@ -93,7 +93,9 @@ func TestGrowingColumnsAnyWorkers(t *testing.T) {
 	}
 }
 
-// A run stopped while it waits to add columns stops; it does not hang.
+// A run stopped as its columns grow stops and does not hang, whether the
+// stop comes before the wait to add columns or during it (which one is up
+// to the scheduler).
 func TestGrowingColumnsStop(t *testing.T) {
 	data := growingJSONL(120_000)
 	r, err := readers.Open(bytes.NewReader(data), "t.jsonl", readers.Options{OnePass: true})

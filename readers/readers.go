@@ -80,7 +80,8 @@ type GrowingReader interface {
 	// Kept reports, once the reader has returned io.EOF, which of Columns
 	// are the file's columns, i.e. those a reader opened without OnePass
 	// lists: all but the keys that are only ever null while their dotted
-	// children hold values elsewhere.
+	// children hold values elsewhere. After any other error it means
+	// nothing: Columns may then list keys of the row that failed.
 	Kept() []bool
 }
 
