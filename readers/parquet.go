@@ -61,6 +61,9 @@ type parquetReader struct {
 	// Exactly one of these reads the rows.
 	arrow *arrowRows
 	plain *plainRows
+	// NextBatch reads flat files through direct, until it hands over to
+	// arrow (parquet_direct.go).
+	direct *directRows
 }
 
 // guard runs fn, turning a panic into an ErrMalformed error.
@@ -155,6 +158,7 @@ func openParquetWith(f File, opt Options, forcePlain bool) (Reader, error) {
 		if err == nil {
 			r.arrow = ar
 			r.cols = ar.names
+			r.direct = newDirectRows(r, ar.cols)
 		} else {
 			usePlain = true
 		}
@@ -253,6 +257,9 @@ func (r *parquetReader) Next() (*Record, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	if r.direct != nil {
+		r.leaveDirect()
+	}
 	err := r.step(func() error {
 		if r.arrow != nil {
 			return r.arrow.next(&r.rec)
@@ -294,9 +301,11 @@ func (r *parquetReader) step(fn func() error) error {
 type arrowRows struct {
 	p      *parquetReader
 	fr     *pqarrow.FileReader
+	cols   []arrowColumn
 	names  []string
 	paths  [][]int // per output column: field index, then struct child indices
 	rg     int     // next row group
+	skip   int64   // rows of row group rg to pass over (seek)
 	rr     pqarrow.RecordReader
 	batch  arrow.RecordBatch
 	leaves []arrowLeaf // per output column, for the current batch
@@ -387,6 +396,7 @@ func newArrowRows(p *parquetReader) (*arrowRows, error) {
 			fr, cols = dfr, dcols
 		}
 		ar.fr = fr
+		ar.cols = cols
 		for _, c := range cols {
 			ar.names = append(ar.names, c.name)
 			ar.paths = append(ar.paths, c.path)
@@ -534,6 +544,13 @@ func sameButDictionaries(cols, dcols []arrowColumn, n int) bool {
 	return n == 0
 }
 
+// seek makes the next row read row skip (from 0) of row group rg, which
+// has more rows than that.
+func (ar *arrowRows) seek(rg int, skip int64) {
+	ar.release()
+	ar.rg, ar.skip = rg, skip
+}
+
 func (ar *arrowRows) release() {
 	if ar.batch != nil {
 		ar.batch.Release()
@@ -583,9 +600,14 @@ func (ar *arrowRows) nextBatch() error {
 				return malformedf("parquet: row group %d holds more rows than its metadata declares", ar.rg)
 			}
 			ar.rgLeft -= b.NumRows()
+			if ar.skip >= b.NumRows() {
+				ar.skip -= b.NumRows()
+				continue
+			}
 			b.Retain()
 			ar.batch = b
-			ar.bi = 0
+			ar.bi = int(ar.skip)
+			ar.skip = 0
 			ar.bindLeaves()
 			return nil
 		}

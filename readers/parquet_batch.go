@@ -25,6 +25,18 @@ func (r *parquetReader) NextBatch(b *columnar.Batch) error {
 		return FillBatch(rowReader{r}, b)
 	}
 	start := b.Rows
+	if r.direct != nil {
+		err := r.err
+		if err == nil {
+			err = r.fillDirect(b)
+		}
+		if err == io.EOF && b.Rows > start {
+			return nil
+		}
+		if err != nil || r.direct != nil {
+			return err
+		}
+	}
 	for !b.Full() {
 		if err := r.fillArrow(b); err != nil {
 			if err == io.EOF && b.Rows > start {

@@ -53,6 +53,7 @@ const (
 	pageDictionary = 2
 	pageDataV2     = 3
 
+	encPlain           = 0
 	encPlainDictionary = 2
 	encRLE             = 3
 	encBitPacked       = 4

@@ -1,0 +1,281 @@
+package readers
+
+import (
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/dqs/dqs/columnar"
+)
+
+// The direct path of NextBatch.
+//
+// A flat file (top-level columns of booleans, integers, floats, dates,
+// timestamps and strings) is the common upload, and for it the Arrow path
+// spends most of its time building Arrow arrays that NextBatch then formats
+// into text: every string is copied twice and every dictionary-encoded
+// value expanded before it is formatted. The direct path decodes the pages
+// itself (parquet_direct_decode.go) and writes each value's text straight
+// into the batch; a dictionary's values are formatted once per column
+// chunk and copied by index.
+//
+// Its rows must be exactly those of Next, which reads through Arrow, and a
+// corrupt file must fail where and as Next fails. So the direct path
+// decodes in the windows in which the Arrow path reads record batches
+// (recordRows), and on anything it does not decode, anything inconsistent
+// and any value over MaxFieldBytes, it gives the rows from the start of
+// the window to the Arrow path, which reads on from there (and words the
+// error, if it finds one). A window that passes the batch's bounds leaves
+// its last rows in spill, for the next batch. Next, called between
+// batches, also moves to the Arrow path at the current row.
+
+type directRows struct {
+	p    *parquetReader
+	cols []directColumn
+	decs []chunkDecoder
+
+	rg      int   // current row group, -1 before the first
+	rgRows  int64 // rows of the current row group
+	decoded int64 // its rows decoded so far
+	given   int64 // its rows given to the caller (decoded less those in spill)
+
+	spill   *columnar.Batch // decoded rows past the last batch's bounds
+	spillAt int             // spill's first row not given yet
+}
+
+// newDirectRows returns the direct path for the file, or nil when a column
+// is not one it decodes. cols are the Arrow path's output columns.
+func newDirectRows(p *parquetReader, cols []arrowColumn) *directRows {
+	sc := p.pf.MetaData().Schema
+	if len(cols) == 0 || sc.NumColumns() != len(cols) {
+		return nil
+	}
+	dr := &directRows{p: p, rg: -1, spill: columnar.NewBatch(len(cols))}
+	for i, c := range cols {
+		d := sc.Column(i)
+		if len(c.path) != 1 || c.path[0] != i || d.MaxRepetitionLevel() != 0 || d.MaxDefinitionLevel() > 1 ||
+			d.SchemaNode().Parent() != sc.Root() {
+			return nil
+		}
+		dc, ok := directColumnOf(d, c.typ)
+		if !ok {
+			return nil
+		}
+		dr.cols = append(dr.cols, dc)
+	}
+	dr.decs = make([]chunkDecoder, len(dr.cols))
+	for c := range dr.decs {
+		dr.decs[c].directColumn = dr.cols[c]
+	}
+	return dr
+}
+
+// directColumnOf tells how the direct path decodes column d, which pqarrow
+// reads as Arrow type t, so that its text is what appendArrowValue gives
+// for that Arrow array. Only types whose values pqarrow takes unconverted
+// from the physical ones qualify.
+func directColumnOf(d *schema.Column, t arrow.DataType) (directColumn, bool) {
+	if dt, ok := t.(*arrow.DictionaryType); ok {
+		t = dt.ValueType // a dictionary formats as its values do
+	}
+	dc := directColumn{nullable: d.MaxDefinitionLevel() == 1}
+	phys := d.PhysicalType()
+	switch {
+	case t.ID() == arrow.BOOL && phys == parquet.Types.Boolean:
+		dc.kind = pqBool
+	case t.ID() == arrow.INT32 && phys == parquet.Types.Int32:
+		dc.kind = pqInt32
+	case t.ID() == arrow.DATE32 && phys == parquet.Types.Int32:
+		dc.kind = pqDate
+	case t.ID() == arrow.INT64 && phys == parquet.Types.Int64:
+		dc.kind = pqInt64
+	case t.ID() == arrow.FLOAT32 && phys == parquet.Types.Float:
+		dc.kind = pqFloat
+	case t.ID() == arrow.FLOAT64 && phys == parquet.Types.Double:
+		dc.kind = pqDouble
+	case (t.ID() == arrow.STRING || t.ID() == arrow.LARGE_STRING) && phys == parquet.Types.ByteArray:
+		dc.kind = pqString
+	case (t.ID() == arrow.BINARY || t.ID() == arrow.LARGE_BINARY) && phys == parquet.Types.ByteArray:
+		dc.kind = pqBinary
+	case t.ID() == arrow.TIMESTAMP && phys == parquet.Types.Int64:
+		// pqarrow converts units when the stored Arrow schema asks for
+		// another one (seconds, which Parquet lacks): only the same unit
+		// is read as is.
+		var unit schema.TimeUnitType
+		switch lt := d.LogicalType().(type) {
+		case schema.TimestampLogicalType:
+			unit = lt.TimeUnit()
+		case *schema.TimestampLogicalType:
+			unit = lt.TimeUnit()
+		default:
+			return dc, false
+		}
+		var ok bool
+		dc.kind, dc.unit = pqTimestamp, t.(*arrow.TimestampType).Unit
+		switch unit {
+		case schema.TimeUnitMillis:
+			ok = dc.unit == arrow.Millisecond
+		case schema.TimeUnitMicros:
+			ok = dc.unit == arrow.Microsecond
+		case schema.TimeUnitNanos:
+			ok = dc.unit == arrow.Nanosecond
+		default:
+			ok = false
+		}
+		return dc, ok
+	default:
+		return dc, false
+	}
+	return dc, true
+}
+
+// fillDirect appends rows to b through the direct path until b is full or
+// the file ends (io.EOF, as the Arrow path gives it). When the direct path
+// gives up, it hands over to the Arrow path and returns nil with r.direct
+// nil; NextBatch goes on through the Arrow path.
+func (r *parquetReader) fillDirect(b *columnar.Batch) error {
+	dr := r.direct
+	for !b.Full() {
+		if dr.spillAt < dr.spill.Rows {
+			first, n := b.Rows, min(dr.spill.Rows-dr.spillAt, b.MaxRows()-b.Rows)
+			appendBatchRows(b, dr.spill, dr.spillAt, n)
+			kept := rowsKept(b, first, n)
+			truncateBatch(b, first+kept)
+			dr.spillAt += kept
+			dr.given += int64(kept)
+			r.row += int64(kept)
+			if dr.spillAt == dr.spill.Rows {
+				dr.spill.Reset()
+				dr.spillAt = 0
+			}
+			continue
+		}
+		if dr.rg < 0 || dr.decoded == dr.rgRows {
+			more, err := dr.nextRowGroup()
+			if err != nil {
+				r.leaveDirect()
+				return nil
+			}
+			if !more {
+				return r.step(func() error { return io.EOF })
+			}
+			continue
+		}
+		first := b.Rows
+		n := int(min(r.arrow.recordRows(dr.rg), dr.rgRows-dr.decoded))
+		if !dr.decode(b, n) {
+			truncateBatch(b, first)
+			r.leaveDirect()
+			return nil
+		}
+		dr.decoded += int64(n)
+		kept := rowsKept(b, first, n)
+		if kept < n {
+			appendBatchRows(dr.spill, b, first+kept, n-kept)
+			dr.spill.Rows += n - kept
+		}
+		truncateBatch(b, first+kept)
+		dr.given += int64(kept)
+		r.row += int64(kept)
+	}
+	return nil
+}
+
+// rowsKept returns how many of the n rows appended to b's columns after
+// row first b keeps, as FillBatch would: up to its row bound, and up to the
+// row that takes its text to the byte bound.
+func rowsKept(b *columnar.Batch, first, n int) int {
+	return min(n-rowsPastFull(b, first, n), b.MaxRows()-first)
+}
+
+// decode appends the next n rows of the row group to b's columns (not to
+// b.Rows). It reports false if a page could not be decoded or a value is
+// over MaxFieldBytes.
+func (dr *directRows) decode(b *columnar.Batch, n int) bool {
+	err := guard("", func() error {
+		for c := range dr.decs {
+			if err := dr.decs[c].appendRows(&b.Cols[c], n); err != nil {
+				return err
+			}
+		}
+		if dr.decoded+int64(n) == dr.rgRows {
+			for c := range dr.decs {
+				if err := dr.decs[c].finish(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false
+	}
+	for c := range b.Cols {
+		if longestCell(&b.Cols[c], b.Rows) > dr.p.opt.MaxFieldBytes {
+			return false
+		}
+	}
+	return true
+}
+
+// nextRowGroup moves to the next row group with rows, checking its pages
+// as the Arrow path does. It reports false after the last one.
+func (dr *directRows) nextRowGroup() (bool, error) {
+	md := dr.p.pf.MetaData()
+	for {
+		if dr.rg+1 >= md.NumRowGroups() {
+			return false, nil
+		}
+		dr.rg++
+		dr.rgRows = md.RowGroup(dr.rg).NumRows()
+		dr.decoded, dr.given = 0, 0
+		if dr.rgRows == 0 {
+			continue
+		}
+		err := guard("", func() error {
+			if err := dr.p.prepareRowGroup(dr.rg); err != nil {
+				return err
+			}
+			rgm := md.RowGroup(dr.rg)
+			for c := range dr.decs {
+				col, err := rgm.ColumnChunk(c)
+				if err != nil {
+					return err
+				}
+				if err := dr.decs[c].open(dr.p.f, dr.p.size, col); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		return true, err
+	}
+}
+
+// leaveDirect hands the rows from the first not given on to the Arrow path.
+func (r *parquetReader) leaveDirect() {
+	dr := r.direct
+	r.direct = nil
+	if dr.rg >= 0 {
+		r.arrow.seek(dr.rg, dr.given)
+	}
+}
+
+// appendBatchRows appends rows [from, from+n) of src to dst's columns (not
+// to dst.Rows).
+func appendBatchRows(dst, src *columnar.Batch, from, n int) {
+	for c := range src.Cols {
+		s, d := &src.Cols[c], &dst.Cols[c]
+		start := int32(0)
+		if from > 0 {
+			start = s.Ends[from-1]
+		}
+		shift := int32(len(d.Text)) - start
+		d.Text = append(d.Text, s.Text[start:s.Ends[from+n-1]]...)
+		for _, e := range s.Ends[from : from+n] {
+			d.Ends = append(d.Ends, e+shift)
+		}
+		d.Nulls = append(d.Nulls, s.Nulls[from:from+n]...)
+	}
+}

@@ -1,0 +1,297 @@
+package readers
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// The direct path of NextBatch must give the rows Next gives through
+// Arrow, for every layout writers produce, and fail like Next on corrupt
+// files. Next itself never takes the direct path, so comparing the two is
+// comparing the direct decoder with arrow-go's.
+
+// pqDirectSchema has a column of every type the direct path decodes, two
+// of them required.
+var pqDirectSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "bool", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+	{Name: "int32", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	{Name: "int64", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "float32", Type: arrow.PrimitiveTypes.Float32, Nullable: true},
+	{Name: "float64", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "string", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "binary", Type: arrow.BinaryTypes.Binary, Nullable: true},
+	{Name: "date32", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
+	{Name: "ts_ms", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, Nullable: true},
+	{Name: "ts_us", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
+	{Name: "ts_ns", Type: &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}, Nullable: true},
+	// Parquet has no seconds: pqarrow writes milliseconds, read back as such.
+	{Name: "ts_s", Type: &arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}, Nullable: true},
+	{Name: "status", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "required_id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "required_name", Type: arrow.BinaryTypes.String},
+}, nil)
+
+// pqDirectLayouts are writer settings that change how pages are laid out.
+var pqDirectLayouts = []struct {
+	name  string
+	props []parquet.WriterProperty
+}{
+	{"v1 snappy dictionary", []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy)}},
+	// Small pages, and dictionaries that fill up and give way to PLAIN
+	// pages partway through a column chunk.
+	{"v2 zstd small pages", []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithDataPageSize(2 << 10),
+		parquet.WithDictionaryPageSizeLimit(4 << 10)}},
+	{"v1 uncompressed plain", []parquet.WriterProperty{parquet.WithDictionaryDefault(false)}},
+	{"v2 gzip uncompressed dictionary", []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Gzip),
+		parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithDataPageSize(512)}},
+}
+
+// pqWriteDirectFile writes rows random rows of pqDirectSchema in row groups
+// of rowGroup rows, with the writer settings given.
+func pqWriteDirectFile(t testing.TB, rows, rowGroup int, seed int64, props ...parquet.WriterProperty) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	props = append([]parquet.WriterProperty{parquet.WithMaxRowGroupLength(int64(rowGroup))}, props...)
+	w, err := pqarrow.NewFileWriter(pqDirectSchema, &out, parquet.NewWriterProperties(props...),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, pqDirectSchema)
+	defer rb.Release()
+	rng := rand.New(rand.NewSource(seed))
+	statuses := []string{"new", "paid", "shipped", "returned"}
+	for done := 0; done < rows; {
+		n := min(rows-done, 1000)
+		for k := range n {
+			for i, fb := range rb.Fields() {
+				switch pqDirectSchema.Field(i).Name {
+				case "status": // few distinct values: dictionary pages throughout
+					if rng.Intn(10) == 0 {
+						fb.AppendNull()
+					} else {
+						fb.(*array.StringBuilder).Append(statuses[rng.Intn(len(statuses))])
+					}
+				case "required_id":
+					fb.(*array.Int64Builder).Append(int64(done + k))
+				case "required_name":
+					fb.(*array.StringBuilder).Append(pqWords[rng.Intn(len(pqWords))])
+				default:
+					pqAppendRandom(fb, rng, 0)
+				}
+			}
+		}
+		rec := rb.NewRecordBatch()
+		if err := w.WriteBuffered(rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		done += n
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// pqReadDirect reads data through NextBatch and fails the test unless the
+// direct path read all of it.
+func pqReadDirect(t *testing.T, data []byte, opt Options) [][]string {
+	t.Helper()
+	r, err := openParquetWith(bytes.NewReader(data), opt.withDefaults(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.(*parquetReader).direct == nil {
+		t.Fatal("the file is not read through the direct path")
+	}
+	rows, readErr, broken := pqReadRows(r, true)
+	if readErr != nil || broken != nil {
+		t.Fatalf("read error %v, broken batch %v", readErr, broken)
+	}
+	if r.(*parquetReader).direct == nil {
+		t.Fatal("the direct path handed over to Arrow on a sound file")
+	}
+	return rows
+}
+
+func TestParquetDirectLayouts(t *testing.T) {
+	for _, l := range pqDirectLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			// Row groups end within the windows of 16384 rows.
+			data := pqWriteDirectFile(t, 40_000, 15_000, 1, l.props...)
+			want, err := pqMustCompareReads(t, data, Options{}, false)
+			if err != nil || len(want) != 40_000 {
+				t.Fatalf("Next read %d rows, err %v", len(want), err)
+			}
+			if got := pqReadDirect(t, data, Options{}); !reflect.DeepEqual(got, want) {
+				t.Fatal("the direct path's rows differ from Next's")
+			}
+		})
+	}
+}
+
+// Rows of about 40 KiB: a window of rows passes the batch's byte bound and
+// leaves rows for the next batch.
+func TestParquetDirectByteBound(t *testing.T) {
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "text", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	var out bytes.Buffer
+	w, err := pqarrow.NewFileWriter(sc, &out, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(700)), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	rng := rand.New(rand.NewSource(3))
+	for i := range 2000 {
+		rb.Field(0).(*array.Int64Builder).Append(int64(i))
+		if i%7 == 0 {
+			rb.Field(1).AppendNull()
+		} else {
+			rb.Field(1).(*array.StringBuilder).Append(strings.Repeat(string(rune('a'+rng.Intn(26))), 30_000+rng.Intn(20_000)))
+		}
+	}
+	rec := rb.NewRecordBatch()
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	rb.Release()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want, err := pqMustCompareReads(t, out.Bytes(), Options{}, false)
+	if err != nil || len(want) != 2000 {
+		t.Fatalf("Next read %d rows, err %v", len(want), err)
+	}
+	if got := pqReadDirect(t, out.Bytes(), Options{}); !reflect.DeepEqual(got, want) {
+		t.Fatal("the direct path's rows differ from Next's")
+	}
+	// A value over the field limit: Arrow takes over and words the error.
+	rows, err := pqMustCompareReads(t, out.Bytes(), Options{MaxFieldBytes: 45_000}, false)
+	if err == nil || !strings.Contains(err.Error(), "larger than") || len(rows) == 0 {
+		t.Fatalf("read %d rows, err %v; want the field limit's error after some rows", len(rows), err)
+	}
+}
+
+// Types the direct path leaves to Arrow: a file with any of them is read
+// through Arrow throughout.
+func TestParquetDirectDeclines(t *testing.T) {
+	for _, f := range []arrow.Field{
+		{Name: "int8", Type: arrow.PrimitiveTypes.Int8, Nullable: true},
+		{Name: "uint32", Type: arrow.PrimitiveTypes.Uint32, Nullable: true},
+		{Name: "decimal", Type: &arrow.Decimal128Type{Precision: 10, Scale: 2}, Nullable: true},
+		{Name: "list", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64), Nullable: true},
+		{Name: "struct", Type: arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int64}), Nullable: true},
+		{Name: "fixed", Type: &arrow.FixedSizeBinaryType{ByteWidth: 4}, Nullable: true},
+	} {
+		sc := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, f}, nil)
+		data := pqWriteFile(t, sc, 300, 100, 1)
+		r, err := openParquetWith(bytes.NewReader(data), Options{}.withDefaults(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.(*parquetReader).direct != nil {
+			t.Errorf("%s: read through the direct path", f.Type)
+		}
+		pqMustCompareReads(t, data, Options{}, false)
+	}
+}
+
+// Corrupt bytes anywhere in files the direct path reads: NextBatch must
+// fail, or not, exactly as Next does.
+func TestParquetDirectCorrupted(t *testing.T) {
+	rounds := 60
+	if testing.Short() {
+		rounds = 15
+	}
+	rng := rand.New(rand.NewSource(5))
+	for li, l := range pqDirectLayouts {
+		orig := pqWriteDirectFile(t, 3000, 1000, int64(li), l.props...)
+		failed := 0
+		for round := range rounds {
+			data := append([]byte(nil), orig...)
+			for range 1 + rng.Intn(6) {
+				data[4+rng.Intn(len(data)-12)] = byte(rng.Intn(256))
+			}
+			type result struct{ err, diff error }
+			done := make(chan result, 1)
+			go func() {
+				defer func() {
+					if p := recover(); p != nil {
+						done <- result{diff: fmt.Errorf("PANIC: %v", p)}
+					}
+				}()
+				_, err, diff := pqCompareReads(data, Options{}, false)
+				done <- result{err, diff}
+			}()
+			select {
+			case res := <-done:
+				if res.diff != nil {
+					t.Fatalf("%s round %d: %v", l.name, round, res.diff)
+				}
+				if res.err != nil {
+					failed++
+				}
+			case <-time.After(timeLimit):
+				t.Fatalf("%s round %d: hang", l.name, round)
+			}
+		}
+		t.Logf("%s: %d of %d rounds failed alike", l.name, failed, rounds)
+	}
+}
+
+func TestDecodeHybrid(t *testing.T) {
+	cases := []struct {
+		name string
+		src  []byte
+		bw   int
+		n    int
+		want []uint32
+	}{
+		{"repeated", []byte{4 << 1, 7}, 3, 4, []uint32{7, 7, 7, 7}},
+		{"repeated, two bytes", []byte{3 << 1, 0x34, 0x12}, 13, 3, []uint32{0x1234, 0x1234, 0x1234}},
+		// One group of 8 three-bit values 0..7, least significant first.
+		{"bit-packed", []byte{1<<1 | 1, 0x88, 0xC6, 0xFA}, 3, 8, []uint32{0, 1, 2, 3, 4, 5, 6, 7}},
+		{"bit-packed, fewer asked", []byte{1<<1 | 1, 0x88, 0xC6, 0xFA}, 3, 5, []uint32{0, 1, 2, 3, 4}},
+		{"bit-packed, last group cut short", []byte{1<<1 | 1, 0x88}, 3, 2, []uint32{0, 1}},
+		{"runs in turn", []byte{2 << 1, 1, 1<<1 | 1, 0xAA}, 1, 10, []uint32{1, 1, 0, 1, 0, 1, 0, 1, 0, 1}},
+		{"width 0", []byte{5 << 1}, 0, 5, []uint32{0, 0, 0, 0, 0}},
+	}
+	for _, c := range cases {
+		got, err := decodeHybrid(nil, c.src, c.bw, c.n)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %v, %v; want %v", c.name, got, err, c.want)
+		}
+	}
+	for _, bad := range []struct {
+		name string
+		src  []byte
+		bw   int
+	}{
+		{"empty", nil, 1},
+		{"repeated value missing", []byte{4 << 1}, 8},
+		{"bit-packed bytes missing", []byte{2<<1 | 1, 0xFF}, 8},
+		{"header cut", []byte{0x80}, 1},
+		{"width over 32", []byte{4 << 1, 1}, 33},
+	} {
+		if _, err := decodeHybrid(nil, bad.src, bad.bw, 4); err == nil {
+			t.Errorf("%s: no error", bad.name)
+		}
+	}
+}
