@@ -8,7 +8,6 @@ import (
 	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/DataDog/sketches-go/ddsketch/mapping"
 	"github.com/DataDog/sketches-go/ddsketch/store"
-	"github.com/axiomhq/hyperloglog"
 	"github.com/zeebo/xxh3"
 
 	"github.com/dqs/dqs/columnar"
@@ -26,9 +25,10 @@ type Profile struct {
 	RowCount int64 `json:"row_count"`
 	// DuplicateRows counts rows equal (same values, same null flags) to an
 	// earlier row. Exact (up to 64-bit hash collisions) while the table has
-	// at most 1,000,000 distinct rows; past that, estimated as RowCount minus
-	// a HyperLogLog estimate of the distinct rows (precision 16: ~0.4%
-	// standard error on that estimate), and DuplicateRowsEstimated is true.
+	// at most 1,000,000 distinct rows; past that, estimated from a sample of
+	// the distinct rows chosen by hash (see dupRows: 0 for a table without
+	// duplicates, otherwise within a few percent), and
+	// DuplicateRowsEstimated is true.
 	DuplicateRows          int64    `json:"duplicate_rows"`
 	DuplicateRowsEstimated bool     `json:"duplicate_rows_estimated,omitempty"`
 	Columns                []Column `json:"columns"`
@@ -103,7 +103,7 @@ type ValueCount struct {
 // transitions on small inputs; they are read when a Profiler is created.
 var (
 	maxExactDistinct = 10_000    // per column, then HLL
-	maxExactRows     = 1_000_000 // distinct row hashes, then HLL
+	maxExactRows     = 1_000_000 // distinct row hashes, then a sample of them
 )
 
 const (
@@ -131,10 +131,8 @@ var quantileValues = [...]float64{0.01, 0.05, 0.25, 0.50, 0.75, 0.95, 0.99}
 type Profiler struct {
 	opt           Options
 	distinctLimit int
-	rowLimit      int
 	rows          int64
-	rowSet        *rowSet // nil once rowHLL took over
-	rowHLL        *hyperloglog.Sketch
+	dups          dupRows
 	cols          []column
 	colKeys       []uint64 // per column, the hash of its name (see AddRows)
 }
@@ -150,8 +148,7 @@ func New(columns []string, opt Options) *Profiler {
 	p := &Profiler{
 		opt:           opt,
 		distinctLimit: maxExactDistinct,
-		rowLimit:      maxExactRows,
-		rowSet:        newRowSet(),
+		dups:          newDupRows(maxExactRows),
 	}
 	p.AppendColumns(columns)
 	return p
@@ -242,22 +239,7 @@ func (p *Profiler) AddRows(n int, hashes [][]uint64) {
 	p.rows += int64(n)
 }
 
-func (p *Profiler) addRow(h uint64) {
-	if p.rowHLL != nil {
-		p.rowHLL.InsertHash(h)
-		return
-	}
-	p.rowSet.add(h)
-	if p.rowSet.len() > p.rowLimit {
-		p.rowsToHLL()
-	}
-}
-
-func (p *Profiler) rowsToHLL() {
-	p.rowHLL = hyperloglog.New16NoSparse()
-	p.rowSet.each(p.rowHLL.InsertHash)
-	p.rowSet = nil
-}
+func (p *Profiler) addRow(h uint64) { p.dups.add(h) }
 
 // Merge folds o, a profiler of the same columns, into p; o keeps giving the
 // same Result and can be discarded. Merging profilers of disjoint chunks gives the
@@ -282,24 +264,7 @@ func (p *Profiler) Merge(o *Profiler) error {
 		}
 	}
 	p.rows += o.rows
-	switch {
-	case p.rowHLL == nil && o.rowHLL == nil:
-		o.rowSet.each(p.rowSet.add)
-		if p.rowSet.len() > p.rowLimit {
-			p.rowsToHLL()
-		}
-	default:
-		if p.rowHLL == nil {
-			p.rowsToHLL()
-		}
-		if o.rowHLL != nil {
-			if err := p.rowHLL.Merge(o.rowHLL); err != nil {
-				return err
-			}
-		} else {
-			o.rowSet.each(p.rowHLL.InsertHash)
-		}
-	}
+	p.dups.merge(&o.dups)
 	for i := range p.cols {
 		if err := p.cols[i].merge(&o.cols[i]); err != nil {
 			return err
@@ -311,14 +276,8 @@ func (p *Profiler) Merge(o *Profiler) error {
 // Result computes the profile of everything added so far. The Profiler stays
 // usable: more rows can be added and Result called again.
 func (p *Profiler) Result() *Profile {
-	pr := &Profile{RowCount: p.rows, DuplicateRowsEstimated: p.rowHLL != nil, Columns: make([]Column, len(p.cols))}
-	if p.rowHLL == nil {
-		pr.DuplicateRows = p.rows - int64(p.rowSet.len())
-	} else {
-		distinct := int64(p.rowHLL.Estimate())
-		distinct = max(distinct, int64(p.rowLimit)+1) // known: more than the exact bound
-		pr.DuplicateRows = max(0, p.rows-distinct)
-	}
+	pr := &Profile{RowCount: p.rows, Columns: make([]Column, len(p.cols))}
+	pr.DuplicateRows, pr.DuplicateRowsEstimated = p.dups.count()
 	for i := range p.cols {
 		pr.Columns[i] = p.cols[i].result(p.opt.TopK)
 	}

@@ -1,6 +1,8 @@
 package profile
 
 import (
+	"encoding/binary"
+	"github.com/zeebo/xxh3"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -159,14 +161,58 @@ func withLimits(t *testing.T, distinct, rows int) {
 }
 
 func TestDuplicateRowsEstimate(t *testing.T) {
-	withLimits(t, maxExactDistinct, 1000)
+	withLimits(t, maxExactDistinct, 40_000)
 	p := New([]string{"a"}, Options{})
 	for i := range 100_000 {
 		p.Add([]string{strconv.Itoa(i % 80_000)}, nil) // 20,000 duplicates
 	}
+	// The sample holds 2,500 distinct rows at most: the standard error is
+	// about 800 here.
 	pr := p.Result()
-	if !pr.DuplicateRowsEstimated || math.Abs(float64(pr.DuplicateRows)-20_000) > 0.02*100_000 {
+	if !pr.DuplicateRowsEstimated || math.Abs(float64(pr.DuplicateRows)-20_000) > 0.03*100_000 {
 		t.Errorf("duplicates %d estimated %v", pr.DuplicateRows, pr.DuplicateRowsEstimated)
+	}
+	// Past the exact bound, a table without duplicates still has none:
+	// only sampled rows can count as duplicates, and each only if it is one.
+	p = New([]string{"a", "b"}, Options{})
+	for i := range 300_000 {
+		p.Add([]string{strconv.Itoa(i), strconv.Itoa(i % 7)}, nil)
+	}
+	if pr := p.Result(); !pr.DuplicateRowsEstimated || pr.DuplicateRows != 0 {
+		t.Errorf("no duplicates: %d estimated %v", pr.DuplicateRows, pr.DuplicateRowsEstimated)
+	}
+}
+
+// The estimate is unbiased: over tables of various sizes its error
+// averages out, and each time it stays within a few standard errors.
+func TestDuplicateRowsEstimateAccuracy(t *testing.T) {
+	const tables, limit = 20, 160_000 // a sample of 10,000 hashes
+	var sumErr float64
+	var key [16]byte
+	for k := range tables {
+		d := newDupRows(limit)
+		distinct := 200_000 + 50_000*k
+		rows := 0
+		for i := range distinct {
+			binary.LittleEndian.PutUint64(key[:], uint64(k))
+			binary.LittleEndian.PutUint64(key[8:], uint64(i))
+			h := xxh3.Hash(key[:])
+			for range 1 + i%3 { // a third once, a third twice, a third three times
+				d.add(h)
+				rows++
+			}
+		}
+		got, estimated := d.count()
+		want := float64(rows - distinct)
+		// At level L the standard error is sqrt(2^L × Σ d²) over the
+		// distinct rows' duplicates d: about 2% of the duplicates here.
+		if !estimated || math.Abs(float64(got)-want) > 0.08*want {
+			t.Errorf("table %d: %d duplicates (estimated %v), want %v", k, got, estimated, want)
+		}
+		sumErr += (float64(got) - want) / want
+	}
+	if mean := sumErr / tables; math.Abs(mean) > 0.015 {
+		t.Errorf("mean relative error %.4f: biased", mean)
 	}
 }
 

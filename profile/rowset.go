@@ -11,9 +11,30 @@ type rowSet struct {
 	hasZero bool
 }
 
-func newRowSet() *rowSet {
-	const initial = 1 << 12
-	return &rowSet{slots: make([]uint64, initial), mask: initial - 1}
+func newRowSet() *rowSet { return newRowSetFor(0) }
+
+// newRowSetFor returns a set with room for n hashes before it grows.
+func newRowSetFor(n int) *rowSet {
+	size := 1 << 12
+	for size < 2*n {
+		size *= 2
+	}
+	return &rowSet{slots: make([]uint64, size), mask: uint64(size - 1)}
+}
+
+// has reports whether h is in the set.
+func (s *rowSet) has(h uint64) bool {
+	if h == 0 {
+		return s.hasZero
+	}
+	for i := h & s.mask; ; i = (i + 1) & s.mask {
+		switch s.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
 
 // len is the number of distinct hashes in the set.

@@ -23,10 +23,9 @@
 // columns' (100 without columns), Uniqueness = 100 × (1 − DuplicateRows /
 // RowCount) (100 without rows), and Score is the same weighted mean of the
 // file dimensions. Scores and dimensions are reported with one decimal,
-// computed from unrounded values. When the profile's duplicate count is an
-// estimate (DuplicateRowsEstimated, tables over 1,000,000 distinct rows), a
-// count of at most 2% of the rows is within the estimate's noise and counts
-// as no duplicates, for Uniqueness and for the duplicate_rows issue.
+// computed from unrounded values. A duplicate count estimated from a sample
+// of the rows (DuplicateRowsEstimated, tables over 1,000,000 distinct rows)
+// is used as it is: it is above zero only when duplicates were seen.
 //
 // Issues (non-empty as above; a share is of Count unless said otherwise):
 //
@@ -182,19 +181,8 @@ func Assess(p *profile.Profile, isPersonal func(column string) bool) Report {
 	return rep
 }
 
-// estimateNoise is the share of the rows under which an estimated duplicate
-// count is indistinguishable from zero: about 5 standard errors of the
-// profiler's HyperLogLog of distinct rows.
-const estimateNoise = 0.02
-
-// duplicates is the duplicate row count to score: estimated counts within
-// the estimate's noise count as none.
-func duplicates(p *profile.Profile) int64 {
-	if p.DuplicateRowsEstimated && share(p.DuplicateRows, p.RowCount) <= estimateNoise {
-		return 0
-	}
-	return max(0, p.DuplicateRows)
-}
+// duplicates is the duplicate row count to score.
+func duplicates(p *profile.Profile) int64 { return max(0, p.DuplicateRows) }
 
 func score(d Dimensions) float64 {
 	return clamp100(WeightCompleteness*d.Completeness + WeightValidity*d.Validity +

@@ -125,8 +125,9 @@ func TestIssues(t *testing.T) {
 			[]want{{KindDuplicateRows, "", SeverityWarning, 10, nil}}},
 		{"duplicates critical", profile.Profile{RowCount: 100, DuplicateRows: 11, Columns: []profile.Column{col("a", 100)}}, "",
 			[]want{{KindDuplicateRows, "", SeverityCritical, 11, nil}}},
-		{"estimated duplicates within noise", profile.Profile{RowCount: 2_000_000, DuplicateRows: 40_000, DuplicateRowsEstimated: true,
-			Columns: []profile.Column{col("a", 2_000_000)}}, "", nil},
+		// An estimate is above zero only when duplicates were seen.
+		{"few estimated duplicates", profile.Profile{RowCount: 2_000_000, DuplicateRows: 40_000, DuplicateRowsEstimated: true,
+			Columns: []profile.Column{col("a", 2_000_000)}}, "", []want{{KindDuplicateRows, "", SeverityWarning, 40_000, nil}}},
 		{"estimated duplicates", profile.Profile{RowCount: 2_000_000, DuplicateRows: 300_000, DuplicateRowsEstimated: true,
 			Columns: []profile.Column{col("a", 2_000_000)}}, "", []want{{KindDuplicateRows, "", SeverityCritical, 300_000, nil}}},
 		{"invalid format", profile.Profile{RowCount: 100, Columns: []profile.Column{{

@@ -36,7 +36,9 @@ import (
 // value. Next formats values one row at a time; NextBatch
 // (parquet_batch.go) formats whole columns of a record batch into a
 // columnar batch. Both format through appendArrowValue
-// (parquet_format.go), so they give the same text.
+// (parquet_format.go), so they give the same text. On flat files NextBatch
+// decodes the pages itself and falls back to Arrow on anything else
+// (parquet_direct.go).
 //
 // Schemas pqarrow cannot convert (for example an unknown logical type or a
 // MAP with optional keys) and INT96 timestamps (which pqarrow rejects
