@@ -9,7 +9,7 @@ TEST_FLAGS       ?= -race -count=1 -timeout 30m
 
 export DQS_TEMPORAL_CLI := $(TEMPORAL)
 
-.PHONY: help build run test vet eval bench bench-small bench-go temporal-cli clean
+.PHONY: help build run test vet eval bench bench-small bench-duckdb bench-go temporal-cli clean
 
 help:
 	@echo "make run           start Temporal (with its Web UI) and DQS (API + worker) on this machine"
@@ -19,6 +19,8 @@ help:
 	@echo "make bench         profile 3M generated rows as CSV, JSON Lines and Parquet: MB/s and peak RSS"
 	@echo "                   (the first run generates ~1.9 GB into $(HOME)/.cache/dqs/bench, once)"
 	@echo "make bench-small   the same with 200,000 rows, for a quick check"
+	@echo "make bench-duckdb  DuckDB's SUMMARIZE on the same files, the reference of the speed targets"
+	@echo "                   (needs Node.js and npm; installs DuckDB's package into $(TOOLS_DIR), once)"
 	@echo "make bench-go      run the Go micro-benchmarks (go test -bench)"
 	@echo "make build         build bin/dqs"
 	@echo "make temporal-cli  install the pinned Temporal CLI into $(TOOLS_DIR)"
@@ -58,6 +60,22 @@ bench:
 # Its own cache directory, so the 3M-row files are not regenerated after it.
 bench-small:
 	$(GO) run ./cmd/dqs-bench -rows 200000 -dir $(HOME)/.cache/dqs/bench-small $(BENCH_FLAGS)
+
+# The reference the speed targets are stated against, on this machine:
+# DuckDB's SUMMARIZE (column statistics, no classification) on the files
+# `make bench` generated. Optional: it needs Node.js and npm, and installs
+# the pinned DuckDB package once into the tools cache.
+DUCKDB_VERSION := 1.5.6-r.1
+DUCKDB_DIR     := $(TOOLS_DIR)/duckdb-node-$(DUCKDB_VERSION)
+
+bench-duckdb: $(DUCKDB_DIR)/node_modules/@duckdb/node-api
+	cp scripts/duckdb-summarize.mjs $(DUCKDB_DIR)/
+	node $(DUCKDB_DIR)/duckdb-summarize.mjs $(HOME)/.cache/dqs/bench
+
+$(DUCKDB_DIR)/node_modules/@duckdb/node-api:
+	@command -v npm >/dev/null || { echo "make bench-duckdb needs Node.js and npm"; exit 1; }
+	mkdir -p $(DUCKDB_DIR)
+	npm install --prefix $(DUCKDB_DIR) --no-save --no-audit --no-fund @duckdb/node-api@$(DUCKDB_VERSION)
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
