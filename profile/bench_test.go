@@ -66,3 +66,24 @@ func BenchmarkAddColumns(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(tb.rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkAddRows measures chaining the cell hashes of a batch of 14
+// columns into row hashes and counting duplicates (per row).
+func BenchmarkAddRows(b *testing.B) {
+	const rows = columnar.MaxRows
+	hashes := make([][]uint64, len(benchColumns))
+	seed := uint64(1)
+	for i := range hashes {
+		hashes[i] = make([]uint64, rows)
+		for r := range hashes[i] {
+			seed = mix(seed + 1)
+			hashes[i][r] = seed
+		}
+	}
+	p := New(benchColumns, Options{Seed: 1})
+	b.ReportAllocs()
+	for b.Loop() {
+		p.AddRows(rows, hashes)
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
