@@ -657,10 +657,48 @@ func TestAppendDateMatchesLayout(t *testing.T) {
 	for d := int64(-800_000); d < 3_100_000; d += 97 {
 		days = append(days, d)
 	}
+	for d := int64(-720_000); d < -718_000; d++ { // year 0, a leap year, day by day
+		days = append(days, d)
+	}
 	for _, d := range days {
 		want := time.Unix(d*86400, 0).UTC().Format(dateLayout)
 		if got := string(appendEpochDate(nil, d)); got != want {
 			t.Fatalf("day %d: %q, want %q", d, got, want)
+		}
+	}
+}
+
+// appendUnixTimestamp must write what appendTimestamp writes of the time
+// arrow.Timestamp.ToTime gives, in every unit, across and beyond years 0 to
+// 9999.
+func TestAppendUnixTimestamp(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	units := []arrow.TimeUnit{arrow.Second, arrow.Millisecond, arrow.Microsecond, arrow.Nanosecond}
+	edges := []int64{0, 1, -1, 999, -999, 1000, -1001, 86399, 86400, -86400, -86401, 1e9, -1e9, 123456789,
+		-62167219200, -62167219201, 253402300799, 253402300800, math.MaxInt64, math.MinInt64}
+	for _, unit := range units {
+		per := unitsPerSecond(unit)
+		vals := append([]int64(nil), edges...)
+		for _, e := range edges[:len(edges)-2] {
+			if e <= math.MaxInt64/per && e >= math.MinInt64/per {
+				vals = append(vals, e*per, e*per+1, e*per-1, e*per+per/2)
+			}
+		}
+		for range 50_000 {
+			switch rng.Intn(3) {
+			case 0: // years 1900 to 2100
+				vals = append(vals, (rng.Int63n(200*365*86400)-70*365*86400)*per+rng.Int63n(per))
+			case 1: // years 0 to 9999 (wrapping to any value in nanoseconds)
+				vals = append(vals, (rng.Int63n(253402300800+62167219200)-62167219200)*per+rng.Int63n(per))
+			default:
+				vals = append(vals, int64(rng.Uint64()))
+			}
+		}
+		for _, v := range vals {
+			want := string(appendTimestamp(nil, arrow.Timestamp(v).ToTime(unit)))
+			if got := string(appendUnixTimestamp(nil, v, unit)); got != want {
+				t.Fatalf("%d %s: %q, want %q", v, unit, got, want)
+			}
 		}
 	}
 }

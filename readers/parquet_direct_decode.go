@@ -199,7 +199,7 @@ func (d *chunkDecoder) appendPlain(dst []byte) ([]byte, error) {
 		case pqInt64:
 			return strconv.AppendInt(dst, int64(v), 10), nil
 		case pqTimestamp:
-			return appendTimestamp(dst, arrow.Timestamp(v).ToTime(d.unit)), nil
+			return appendUnixTimestamp(dst, int64(v), d.unit), nil
 		}
 		dst, _ = appendFloat(dst, math.Float64frombits(v), 64)
 		return dst, nil
@@ -273,7 +273,7 @@ func (d *chunkDecoder) decompress(src []byte, n int) ([]byte, error) {
 		return src, nil
 	}
 	if cap(d.page) < n {
-		d.page = make([]byte, n)
+		d.page = make([]byte, max(n, 2*cap(d.page))) // pages vary in size: fewer reallocations
 	}
 	out, err := compress.Decode(d.codec, d.page[:n], src)
 	if err != nil || len(out) != n {
@@ -292,6 +292,9 @@ func (d *chunkDecoder) readDictionary(h pageHeader) error {
 	}
 	d.plain, d.bit = page, 0
 	d.dict.text, d.dict.ends = d.dict.text[:0], d.dict.ends[:0]
+	if cap(d.dict.ends) < int(h.numValues) && int(h.numValues) <= len(page) { // each value takes a byte at least (a bit for booleans)
+		d.dict.ends = make([]int, 0, h.numValues)
+	}
 	for range h.numValues {
 		if d.dict.text, err = d.appendPlain(d.dict.text); err != nil {
 			return err
@@ -302,8 +305,17 @@ func (d *chunkDecoder) readDictionary(h pageHeader) error {
 	return nil
 }
 
+// maxPageValues bounds the values of a page decoded here: its levels and
+// indices are decoded whole (4 bytes each), and a corrupt header could ask
+// for billions. Arrow, which decodes in batches, reads larger pages. A
+// variable so that tests can lower it.
+var maxPageValues = 1 << 22
+
 func (d *chunkDecoder) readDataPage(h pageHeader) error {
 	n := int(h.numValues)
+	if n > maxPageValues {
+		return directErrorf("%d values in a page", n)
+	}
 	var values []byte
 	var levels []byte // the RLE definition levels, when nullable
 	if h.typ == pageData {
@@ -388,6 +400,9 @@ func (d *chunkDecoder) readDataPage(h pageHeader) error {
 func decodeHybrid(dst []uint32, src []byte, bw, n int) ([]uint32, error) {
 	if bw < 0 || bw > 32 {
 		return dst, directErrorf("bit width %d", bw)
+	}
+	if cap(dst) < n {
+		dst = make([]uint32, 0, n) // at once, not by doubling
 	}
 	byteWidth := (bw + 7) / 8
 	mask := uint64(1)<<bw - 1

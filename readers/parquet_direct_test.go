@@ -189,6 +189,30 @@ func TestParquetDirectByteBound(t *testing.T) {
 	}
 }
 
+// A page of more values than the direct path decodes at once: the rows go
+// through Arrow from that page's window on, the same rows.
+func TestParquetDirectLargePage(t *testing.T) {
+	data := pqWriteDirectFile(t, 5000, 5000, 2)
+	want, err := pqMustCompareReads(t, data, Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := maxPageValues
+	maxPageValues = 100
+	defer func() { maxPageValues = old }()
+	r, err := openParquetWith(bytes.NewReader(data), Options{}.withDefaults(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, readErr, broken := pqReadRows(r, true)
+	if readErr != nil || broken != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("read %d rows (want %d), err %v, broken %v", len(got), len(want), readErr, broken)
+	}
+	if r.(*parquetReader).direct != nil {
+		t.Fatal("the direct path read pages over its limit")
+	}
+}
+
 // Types the direct path leaves to Arrow: a file with any of them is read
 // through Arrow throughout.
 func TestParquetDirectDeclines(t *testing.T) {
