@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,6 +63,7 @@ type chunkDecoder struct {
 
 	body, page []byte    // the page as stored, and decompressed
 	dict       formatted // the dictionary's values, formatted
+	valueBytes int       // text per value in the last rows appended
 	hasDict    bool
 
 	// The current data page.
@@ -105,10 +107,24 @@ func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnC
 	return nil
 }
 
+// maxReserve bounds the text appendRows makes room for at once.
+const maxReserve = 16 << 20
+
 // appendRows appends the next n values of the chunk to col.
 func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
-	text, ends, nulls := col.Text, col.Ends, col.Nulls
-	defer func() { col.Text, col.Ends, col.Nulls = text, ends, nulls }()
+	// Room for the rows at once, by the size of the last rows' values:
+	// append grows large slices by a quarter at a time, each time copying
+	// them into fresh memory.
+	start := len(col.Text)
+	text := slices.Grow(col.Text, min(n*d.valueBytes+n/8, maxReserve))
+	ends, nulls := slices.Grow(col.Ends, n), slices.Grow(col.Nulls, n)
+	rows := n
+	defer func() {
+		if rows > 0 {
+			d.valueBytes = (len(text) - start + rows - 1) / rows
+		}
+		col.Text, col.Ends, col.Nulls = text, ends, nulls
+	}()
 	for n > 0 {
 		if d.levels == 0 {
 			if err := d.nextPage(); err != nil {
