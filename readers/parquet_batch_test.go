@@ -292,37 +292,45 @@ func TestParquetBatchesCorrupted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		failed := 0
-		for round := 0; round < rounds; round++ {
-			data := append([]byte(nil), orig...)
-			for k := 0; k < 1+rng.Intn(8); k++ {
-				data[rng.Intn(len(data)-8)] = byte(rng.Intn(256))
-			}
-			type result struct{ err, diff error }
-			done := make(chan result, 1)
-			go func() {
-				defer func() {
-					if p := recover(); p != nil {
-						done <- result{diff: fmt.Errorf("PANIC: %v", p)}
-					}
-				}()
-				_, err, diff := pqCompareReads(data, Options{}, false)
-				done <- result{err, diff}
-			}()
-			select {
-			case res := <-done:
-				if res.diff != nil {
-					t.Fatalf("%s round %d: %v", name, round, res.diff)
-				}
-				if res.err != nil {
-					failed++
-				}
-			case <-time.After(timeLimit):
-				t.Fatalf("%s round %d: hang", name, round)
-			}
-		}
-		t.Logf("%s: %d of %d rounds failed alike", name, failed, rounds)
+		pqCompareCorrupted(t, name, orig, rounds, 8, rng)
 	}
+}
+
+// pqCompareCorrupted flips up to maxFlips bytes of orig at random, rounds
+// times, and fails the test where NextBatch does not fail, or not, exactly
+// as Next does, panics or hangs.
+func pqCompareCorrupted(t *testing.T, name string, orig []byte, rounds, maxFlips int, rng *rand.Rand) {
+	t.Helper()
+	failed := 0
+	for round := range rounds {
+		data := append([]byte(nil), orig...)
+		for range 1 + rng.Intn(maxFlips) {
+			data[rng.Intn(len(data)-8)] = byte(rng.Intn(256))
+		}
+		type result struct{ err, diff error }
+		done := make(chan result, 1)
+		go func() {
+			defer func() {
+				if p := recover(); p != nil {
+					done <- result{diff: fmt.Errorf("PANIC: %v", p)}
+				}
+			}()
+			_, err, diff := pqCompareReads(data, Options{}, false)
+			done <- result{err, diff}
+		}()
+		select {
+		case res := <-done:
+			if res.diff != nil {
+				t.Fatalf("%s round %d: %v", name, round, res.diff)
+			}
+			if res.err != nil {
+				failed++
+			}
+		case <-time.After(timeLimit):
+			t.Fatalf("%s round %d: hang", name, round)
+		}
+	}
+	t.Logf("%s: %d of %d rounds failed alike", name, failed, rounds)
 }
 
 // pqAllTypesSchema has a column of every Arrow type the formatter handles,
@@ -396,10 +404,18 @@ var pqWideTextSchema = arrow.NewSchema([]arrow.Field{
 // pqWriteFile writes rows random rows of schema sc (a tenth of them null
 // per column) in row groups of rowGroup rows.
 func pqWriteFile(t testing.TB, sc *arrow.Schema, rows, rowGroup int, seed int64) []byte {
+	return pqWriteRows(t, sc, rows, seed, func(_ int, fb array.Builder, rng *rand.Rand, _ int) {
+		pqAppendRandom(fb, rng, 0)
+	}, parquet.WithMaxRowGroupLength(int64(rowGroup)), parquet.WithDictionaryDefault(true))
+}
+
+// pqWriteRows writes rows rows of schema sc with the writer settings given
+// (the Arrow schema stored), appending field i of row r with appendField.
+func pqWriteRows(t testing.TB, sc *arrow.Schema, rows int, seed int64,
+	appendField func(i int, fb array.Builder, rng *rand.Rand, r int), props ...parquet.WriterProperty) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(int64(rowGroup)), parquet.WithDictionaryDefault(true))
-	w, err := pqarrow.NewFileWriter(sc, &out, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	w, err := pqarrow.NewFileWriter(sc, &out, parquet.NewWriterProperties(props...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,9 +424,9 @@ func pqWriteFile(t testing.TB, sc *arrow.Schema, rows, rowGroup int, seed int64)
 	rng := rand.New(rand.NewSource(seed))
 	for done := 0; done < rows; {
 		n := min(rows-done, 1000)
-		for range n {
-			for _, fb := range rb.Fields() {
-				pqAppendRandom(fb, rng, 0)
+		for k := range n {
+			for i, fb := range rb.Fields() {
+				appendField(i, fb, rng, done+k)
 			}
 		}
 		rec := rb.NewRecordBatch()

@@ -2,12 +2,10 @@ package readers
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -63,48 +61,24 @@ var pqDirectLayouts = []struct {
 // of rowGroup rows, with the writer settings given.
 func pqWriteDirectFile(t testing.TB, rows, rowGroup int, seed int64, props ...parquet.WriterProperty) []byte {
 	t.Helper()
-	var out bytes.Buffer
-	props = append([]parquet.WriterProperty{parquet.WithMaxRowGroupLength(int64(rowGroup))}, props...)
-	w, err := pqarrow.NewFileWriter(pqDirectSchema, &out, parquet.NewWriterProperties(props...),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, pqDirectSchema)
-	defer rb.Release()
-	rng := rand.New(rand.NewSource(seed))
 	statuses := []string{"new", "paid", "shipped", "returned"}
-	for done := 0; done < rows; {
-		n := min(rows-done, 1000)
-		for k := range n {
-			for i, fb := range rb.Fields() {
-				switch pqDirectSchema.Field(i).Name {
-				case "status": // few distinct values: dictionary pages throughout
-					if rng.Intn(10) == 0 {
-						fb.AppendNull()
-					} else {
-						fb.(*array.StringBuilder).Append(statuses[rng.Intn(len(statuses))])
-					}
-				case "required_id":
-					fb.(*array.Int64Builder).Append(int64(done + k))
-				case "required_name":
-					fb.(*array.StringBuilder).Append(pqWords[rng.Intn(len(pqWords))])
-				default:
-					pqAppendRandom(fb, rng, 0)
-				}
+	props = append([]parquet.WriterProperty{parquet.WithMaxRowGroupLength(int64(rowGroup))}, props...)
+	return pqWriteRows(t, pqDirectSchema, rows, seed, func(i int, fb array.Builder, rng *rand.Rand, r int) {
+		switch pqDirectSchema.Field(i).Name {
+		case "status": // few distinct values: dictionary pages throughout
+			if rng.Intn(10) == 0 {
+				fb.AppendNull()
+			} else {
+				fb.(*array.StringBuilder).Append(statuses[rng.Intn(len(statuses))])
 			}
+		case "required_id":
+			fb.(*array.Int64Builder).Append(int64(r))
+		case "required_name":
+			fb.(*array.StringBuilder).Append(pqWords[rng.Intn(len(pqWords))])
+		default:
+			pqAppendRandom(fb, rng, 0)
 		}
-		rec := rb.NewRecordBatch()
-		if err := w.WriteBuffered(rec); err != nil {
-			t.Fatal(err)
-		}
-		rec.Release()
-		done += n
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	}, props...)
 }
 
 // pqReadDirect reads data through NextBatch and fails the test unless the
@@ -247,36 +221,7 @@ func TestParquetDirectCorrupted(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	for li, l := range pqDirectLayouts {
 		orig := pqWriteDirectFile(t, 3000, 1000, int64(li), l.props...)
-		failed := 0
-		for round := range rounds {
-			data := append([]byte(nil), orig...)
-			for range 1 + rng.Intn(6) {
-				data[4+rng.Intn(len(data)-12)] = byte(rng.Intn(256))
-			}
-			type result struct{ err, diff error }
-			done := make(chan result, 1)
-			go func() {
-				defer func() {
-					if p := recover(); p != nil {
-						done <- result{diff: fmt.Errorf("PANIC: %v", p)}
-					}
-				}()
-				_, err, diff := pqCompareReads(data, Options{}, false)
-				done <- result{err, diff}
-			}()
-			select {
-			case res := <-done:
-				if res.diff != nil {
-					t.Fatalf("%s round %d: %v", l.name, round, res.diff)
-				}
-				if res.err != nil {
-					failed++
-				}
-			case <-time.After(timeLimit):
-				t.Fatalf("%s round %d: hang", l.name, round)
-			}
-		}
-		t.Logf("%s: %d of %d rounds failed alike", l.name, failed, rounds)
+		pqCompareCorrupted(t, l.name, orig, rounds, 6, rng)
 	}
 }
 
