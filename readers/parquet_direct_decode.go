@@ -66,15 +66,17 @@ type chunkDecoder struct {
 	valueBytes int       // text per value in the last rows appended
 	hasDict    bool
 
-	// The current data page.
-	levels  int      // values (null or not) not decoded yet
-	defs    []uint32 // definition levels of the page's values, when nullable
-	defBuf  []uint32 // holds defs
-	dpos    int      // next of defs
+	// The current data page. Its levels and indices are decoded a window
+	// at a time, into defs and idx, so that memory stays bounded by the
+	// window whatever a page holds (a constant column's page can hold a
+	// whole row group in a few bytes).
+	levels  int           // values (null or not) not decoded yet
+	defDec  hybridDecoder // definition levels, when nullable
 	useDict bool
-	idx     []uint32 // dictionary indices of the non-null values
-	ipos    int      // next of idx
-	plain   []byte   // PLAIN values not decoded yet
+	idxDec  hybridDecoder // dictionary indices of the non-null values
+	defs    []uint32      // scratch for a window's levels
+	idx     []uint32      // scratch for a window's indices
+	plain   []byte        // PLAIN values not decoded yet
 	bit     int      // next bit of plain, for booleans
 }
 
@@ -135,27 +137,21 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		k := min(n, d.levels)
 		d.levels -= k
 		n -= k
-		for ; k > 0; k-- {
-			if d.defs != nil {
-				def := d.defs[d.dpos]
-				d.dpos++
-				if def == 0 {
-					ends = append(ends, int32(len(text)))
-					nulls = append(nulls, true)
-					continue
-				}
+		defs, idx, err := d.nextLevels(k)
+		if err != nil {
+			return err
+		}
+		for j := range k {
+			if defs != nil && defs[j] == 0 {
+				ends = append(ends, int32(len(text)))
+				nulls = append(nulls, true)
+				continue
 			}
-			if d.useDict {
-				if d.ipos >= len(d.idx) {
-					return directErrorf("fewer dictionary indices than values")
-				}
-				text = append(text, d.dict.value(int(d.idx[d.ipos]))...)
-				d.ipos++
-			} else {
-				var err error
-				if text, err = d.appendPlain(text); err != nil {
-					return err
-				}
+			if idx != nil {
+				text = append(text, d.dict.value(int(idx[0]))...)
+				idx = idx[1:]
+			} else if text, err = d.appendPlain(text); err != nil {
+				return err
 			}
 			if len(text) > math.MaxInt32 {
 				return directErrorf("over 2 GiB of text in a batch column")
@@ -165,6 +161,40 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		}
 	}
 	return nil
+}
+
+// nextLevels decodes the definition levels of the page's next k values (nil
+// when the column is required) and, on a dictionary-encoded page, the
+// indices of those that are not null (nil otherwise).
+func (d *chunkDecoder) nextLevels(k int) (defs, idx []uint32, err error) {
+	nonNull := k
+	if d.nullable {
+		d.defs = slices.Grow(d.defs[:0], k)[:k]
+		if err := d.defDec.read(d.defs); err != nil {
+			return nil, nil, err
+		}
+		nonNull = 0
+		for _, v := range d.defs {
+			if v > 1 {
+				return nil, nil, directErrorf("definition level over the maximum")
+			}
+			nonNull += int(v)
+		}
+		defs = d.defs
+	}
+	if !d.useDict {
+		return defs, nil, nil
+	}
+	d.idx = slices.Grow(d.idx[:0], nonNull)[:nonNull]
+	if err := d.idxDec.read(d.idx); err != nil {
+		return nil, nil, err
+	}
+	for _, v := range d.idx {
+		if int(v) >= len(d.dict.ends) {
+			return nil, nil, directErrorf("dictionary index out of range")
+		}
+	}
+	return defs, d.idx, nil
 }
 
 // finish checks that the chunk holds no values past those read.
@@ -321,17 +351,8 @@ func (d *chunkDecoder) readDictionary(h pageHeader) error {
 	return nil
 }
 
-// maxPageValues bounds the values of a page decoded here: its levels and
-// indices are decoded whole (4 bytes each), and a corrupt header could ask
-// for billions. Arrow, which decodes in batches, reads larger pages. A
-// variable so that tests can lower it.
-var maxPageValues = 1 << 22
-
 func (d *chunkDecoder) readDataPage(h pageHeader) error {
 	n := int(h.numValues)
-	if n > maxPageValues {
-		return directErrorf("%d values in a page", n)
-	}
 	var values []byte
 	var levels []byte // the RLE definition levels, when nullable
 	if h.typ == pageData {
@@ -363,27 +384,14 @@ func (d *chunkDecoder) readDataPage(h pageHeader) error {
 			if values, err = d.decompress(values, int(h.uncompressed)-int(h.defLen)); err != nil {
 				return err
 			}
+		} else if len(values) != int(h.uncompressed)-int(h.defLen) {
+			return directErrorf("uncompressed page of the wrong size")
 		}
 	}
 
-	nonNull := n
-	d.defs, d.dpos = nil, 0
 	if d.nullable {
-		defs, err := decodeHybrid(d.defBuf[:0], levels, 1, n)
-		if err != nil {
-			return err
-		}
-		d.defBuf = defs
-		nonNull = 0
-		for _, v := range defs {
-			if v > 1 {
-				return directErrorf("definition level over the maximum")
-			}
-			nonNull += int(v)
-		}
-		d.defs = defs
+		d.defDec.reset(levels, 1)
 	}
-
 	switch h.encoding {
 	case encPlain:
 		d.useDict, d.plain, d.bit = false, values, 0
@@ -391,17 +399,8 @@ func (d *chunkDecoder) readDataPage(h pageHeader) error {
 		if !d.hasDict || len(values) == 0 || values[0] > 32 {
 			return directErrorf("dictionary indices")
 		}
-		idx, err := decodeHybrid(d.idx[:0], values[1:], int(values[0]), nonNull)
-		if err != nil {
-			return err
-		}
-		d.idx = idx
-		for _, k := range idx {
-			if int(k) >= len(d.dict.ends) {
-				return directErrorf("dictionary index out of range")
-			}
-		}
-		d.useDict, d.ipos = true, 0
+		d.useDict = true
+		d.idxDec.reset(values[1:], int(values[0]))
 	default:
 		return directErrorf("encoding %d", h.encoding)
 	}
@@ -409,62 +408,83 @@ func (d *chunkDecoder) readDataPage(h pageHeader) error {
 	return nil
 }
 
-// decodeHybrid decodes n values of bit width bw from src, in the RLE /
-// bit-packing hybrid encoding of definition levels and dictionary indices,
-// appending them to dst. A final bit-packed run may stop short of its
-// declared groups, as long as it holds the values asked for.
-func decodeHybrid(dst []uint32, src []byte, bw, n int) ([]uint32, error) {
-	if bw < 0 || bw > 32 {
-		return dst, directErrorf("bit width %d", bw)
+// hybridDecoder reads values of bit width bw in the RLE / bit-packing
+// hybrid encoding of definition levels and dictionary indices, as many at a
+// time as asked. A final bit-packed run may stop short of its declared
+// groups, as long as it holds the values asked for. Runs of no values, which
+// Arrow takes for the end of the data, are errors.
+type hybridDecoder struct {
+	src    []byte
+	bw     int
+	repeat int    // values left in the current repeated run
+	value  uint32 // its value
+	packed int    // values left in the current bit-packed run
+	acc    uint64 // bits read from src and not used yet
+	bits   int
+}
+
+func (h *hybridDecoder) reset(src []byte, bw int) { *h = hybridDecoder{src: src, bw: bw} }
+
+// read fills dst with the next len(dst) values.
+func (h *hybridDecoder) read(dst []uint32) error {
+	if h.bw < 0 || h.bw > 32 {
+		return directErrorf("bit width %d", h.bw)
 	}
-	if cap(dst) < n {
-		dst = make([]uint32, 0, n) // at once, not by doubling
-	}
-	byteWidth := (bw + 7) / 8
-	mask := uint64(1)<<bw - 1
-	for len(dst) < n {
-		h, k := binary.Uvarint(src)
-		if k <= 0 {
-			return dst, directErrorf("RLE run header")
-		}
-		src = src[k:]
-		if h>>1 > math.MaxInt32 {
-			return dst, directErrorf("RLE run length")
-		}
-		want := uint64(n - len(dst))
-		if h&1 == 0 { // a repeated value
-			if len(src) < byteWidth {
-				return dst, directErrorf("RLE run runs short")
+	mask := uint64(1)<<h.bw - 1
+	for i := 0; i < len(dst); {
+		switch {
+		case h.repeat > 0:
+			m := min(h.repeat, len(dst)-i)
+			for j := range m {
+				dst[i+j] = h.value
+			}
+			i += m
+			h.repeat -= m
+		case h.packed > 0:
+			m := min(h.packed, len(dst)-i)
+			for range m {
+				for h.bits < h.bw {
+					if len(h.src) == 0 {
+						return directErrorf("bit-packed run runs short")
+					}
+					h.acc |= uint64(h.src[0]) << h.bits
+					h.src = h.src[1:]
+					h.bits += 8
+				}
+				dst[i] = uint32(h.acc & mask)
+				h.acc >>= h.bw
+				h.bits -= h.bw
+				i++
+			}
+			h.packed -= m
+		default:
+			hdr, k := binary.Uvarint(h.src)
+			if k <= 0 {
+				return directErrorf("RLE run header")
+			}
+			h.src = h.src[k:]
+			count := hdr >> 1
+			if hdr&1 == 1 { // bit-packed groups of 8 values, least significant bit first
+				if count == 0 || count > math.MaxInt32/8 {
+					return directErrorf("bit-packed run length")
+				}
+				h.packed, h.acc, h.bits = int(count*8), 0, 0
+				continue
+			}
+			if count == 0 || count > math.MaxInt32 {
+				return directErrorf("RLE run length")
+			}
+			byteWidth := (h.bw + 7) / 8
+			if len(h.src) < byteWidth {
+				return directErrorf("RLE run runs short")
 			}
 			var v uint32
 			for b := range byteWidth {
-				v |= uint32(src[b]) << (8 * b)
+				v |= uint32(h.src[b]) << (8 * b)
 			}
-			src = src[byteWidth:]
-			for range min(h>>1, want) {
-				dst = append(dst, v)
-			}
-			continue
+			h.src = h.src[byteWidth:]
+			h.repeat, h.value = int(count), v
 		}
-		// Bit-packed groups of 8 values, least significant bit first.
-		count := min((h>>1)*8, want)
-		need := (count*uint64(bw) + 7) / 8
-		if uint64(len(src)) < need {
-			return dst, directErrorf("bit-packed run runs short")
-		}
-		var acc uint64
-		bits, p := 0, 0
-		for range count {
-			for bits < bw {
-				acc |= uint64(src[p]) << bits
-				p++
-				bits += 8
-			}
-			dst = append(dst, uint32(acc&mask))
-			acc >>= bw
-			bits -= bw
-		}
-		src = src[min(uint64(len(src)), (h>>1)*uint64(bw)):]
 	}
-	return dst, nil
+	return nil
 }

@@ -2,8 +2,12 @@ package readers
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"math/rand"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -13,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/dqs/dqs/columnar"
 )
 
 // The direct path of NextBatch must give the rows Next gives through
@@ -163,27 +168,54 @@ func TestParquetDirectByteBound(t *testing.T) {
 	}
 }
 
-// A page of more values than the direct path decodes at once: the rows go
-// through Arrow from that page's window on, the same rows.
-func TestParquetDirectLargePage(t *testing.T) {
-	data := pqWriteDirectFile(t, 5000, 5000, 2)
-	want, err := pqMustCompareReads(t, data, Options{}, false)
-	if err != nil {
-		t.Fatal(err)
+// Pages of a million values each (constant columns, a few bytes per page):
+// the direct path decodes their levels and indices a window at a time, not
+// a page at a time, so its memory does not grow with the pages.
+func TestParquetDirectLargePages(t *testing.T) {
+	const cols, rows = 20, 1_000_000
+	var fields []arrow.Field
+	for i := range cols {
+		fields = append(fields, arrow.Field{Name: fmt.Sprintf("c%d", i), Type: arrow.PrimitiveTypes.Int32, Nullable: true})
 	}
-	old := maxPageValues
-	maxPageValues = 100
-	defer func() { maxPageValues = old }()
+	sc := arrow.NewSchema(fields, nil)
+	data := pqWriteRows(t, sc, rows, 1, func(i int, fb array.Builder, _ *rand.Rand, r int) {
+		if r%1000 == 999 {
+			fb.AppendNull()
+		} else {
+			fb.(*array.Int32Builder).Append(int32(i))
+		}
+	}, parquet.WithMaxRowGroupLength(rows), parquet.WithDataPageSize(1<<30), parquet.WithDictionaryDefault(true))
 	r, err := openParquetWith(bytes.NewReader(data), Options{}.withDefaults(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, readErr, broken := pqReadRows(r, true)
-	if readErr != nil || broken != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("read %d rows (want %d), err %v, broken %v", len(got), len(want), readErr, broken)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b := columnar.NewBatch(cols)
+	read, nulls := 0, 0
+	for {
+		b.Reset()
+		err := FillBatch(r, b)
+		read += b.Rows
+		for k := range b.Rows {
+			if _, null := b.Cols[7].Cell(k); null {
+				nulls++
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	if r.(*parquetReader).direct != nil {
-		t.Fatal("the direct path read pages over its limit")
+	runtime.ReadMemStats(&after)
+	if read != rows || nulls != rows/1000 || r.(*parquetReader).direct == nil {
+		t.Fatalf("read %d rows, %d nulls in a column, direct path kept %v", read, nulls, r.(*parquetReader).direct != nil)
+	}
+	// Whole pages would take 4 bytes per level and per index: 160 MB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("reading allocated %d MB", alloc>>20)
 	}
 }
 
@@ -242,8 +274,14 @@ func TestDecodeHybrid(t *testing.T) {
 		{"runs in turn", []byte{2 << 1, 1, 1<<1 | 1, 0xAA}, 1, 10, []uint32{1, 1, 0, 1, 0, 1, 0, 1, 0, 1}},
 		{"width 0", []byte{5 << 1}, 0, 5, []uint32{0, 0, 0, 0, 0}},
 	}
+	decode := func(src []byte, bw, n int) ([]uint32, error) {
+		var h hybridDecoder
+		h.reset(src, bw)
+		dst := make([]uint32, n)
+		return dst, h.read(dst)
+	}
 	for _, c := range cases {
-		got, err := decodeHybrid(nil, c.src, c.bw, c.n)
+		got, err := decode(c.src, c.bw, c.n)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %v, %v; want %v", c.name, got, err, c.want)
 		}
@@ -258,8 +296,11 @@ func TestDecodeHybrid(t *testing.T) {
 		{"bit-packed bytes missing", []byte{2<<1 | 1, 0xFF}, 8},
 		{"header cut", []byte{0x80}, 1},
 		{"width over 32", []byte{4 << 1, 1}, 33},
+		// Arrow takes a run of no values for the end of the data.
+		{"empty repeated run", []byte{0, 1, 4 << 1, 1}, 1},
+		{"empty bit-packed run", []byte{1, 4 << 1, 1}, 1},
 	} {
-		if _, err := decodeHybrid(nil, bad.src, bad.bw, 4); err == nil {
+		if _, err := decode(bad.src, bad.bw, 4); err == nil {
 			t.Errorf("%s: no error", bad.name)
 		}
 	}
