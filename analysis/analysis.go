@@ -35,11 +35,14 @@ type Column struct {
 
 // Result is the analysis of one file.
 type Result struct {
-	Format        string         `json:"format"`
-	RowCount      int64          `json:"row_count"`
-	DuplicateRows int64          `json:"duplicate_rows"`
-	Columns       []Column       `json:"columns"`
-	Quality       quality.Report `json:"quality"`
+	Format        string `json:"format"`
+	RowCount      int64  `json:"row_count"`
+	DuplicateRows int64  `json:"duplicate_rows"`
+	// DuplicateRowsEstimated: DuplicateRows is an estimate (over 1,000,000
+	// distinct rows).
+	DuplicateRowsEstimated bool           `json:"duplicate_rows_estimated,omitempty"`
+	Columns                []Column       `json:"columns"`
+	Quality                quality.Report `json:"quality"`
 }
 
 // ErrBadInput marks a file that cannot be analysed as it is (malformed or
@@ -100,7 +103,7 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, progr
 	if g, ok := r.(readers.GrowingReader); ok {
 		p.Columns = keepColumns(p.Columns, g.Kept())
 	}
-	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, Columns: make([]Column, len(p.Columns))}
+	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, DuplicateRowsEstimated: p.DuplicateRowsEstimated, Columns: make([]Column, len(p.Columns))}
 	personal := make(map[string]bool, len(p.Columns))
 	for i, c := range p.Columns {
 		cls := classify.Column(c.Name, c.Sample)

@@ -1,6 +1,10 @@
 package profile
 
-import "math"
+import (
+	"math"
+
+	"github.com/axiomhq/hyperloglog"
+)
 
 // dupRows counts rows equal to an earlier row, by their 64-bit hashes.
 //
@@ -15,17 +19,27 @@ import "math"
 // matters most: a table without duplicates always gets 0, where
 // subtracting a distinct-count estimate from the row count gives a
 // spurious figure of the order of the estimate's error (tens of thousands
-// on a few million rows). Its standard error is about sqrt(2^L × D) for D
-// duplicates counted at level L.
+// on a few million rows). Its standard error is about sqrt(2^L × Σ d²) over
+// the duplicated rows' extra copies d.
+//
+// That error is large when a few rows account for many duplicates (blank
+// rows repeated a million times): they count only if their hash is in the
+// sample, and then 2^L times each. So a HyperLogLog of all the rows runs
+// beside the sample from the first level on, and when the row count less
+// its distinct estimate disagrees with the sample by more than three of its
+// standard errors (0.4% of the distinct rows each), that figure is taken
+// instead.
 //
 // The set holds at most limit hashes (16 MiB of slots for a million) while
 // it counts exactly, and a sixteenth of that once it samples.
 type dupRows struct {
 	set    *rowSet
 	limit  int
-	level  uint    // hashes kept: those whose top level bits are zero
-	dups   int64   // duplicates seen at the current level
-	before float64 // the estimate of the duplicates counted at lower levels
+	rows   int64
+	level  uint                // hashes kept: those whose top level bits are zero
+	dups   int64               // duplicates seen at the current level
+	before float64             // the estimate of the duplicates counted at lower levels
+	hll    *hyperloglog.Sketch // every row's hash, from the first level on
 }
 
 func newDupRows(limit int) dupRows {
@@ -36,6 +50,15 @@ func newDupRows(limit int) dupRows {
 func sampled(h uint64, l uint) bool { return l == 0 || h>>(64-l) == 0 }
 
 func (d *dupRows) add(h uint64) {
+	d.rows++
+	d.observe(h)
+}
+
+// observe counts a row of hash h but for the row count.
+func (d *dupRows) observe(h uint64) {
+	if d.hll != nil {
+		d.hll.InsertHash(h)
+	}
 	if !sampled(h, d.level) {
 		return
 	}
@@ -53,9 +76,11 @@ func (d *dupRows) add(h uint64) {
 }
 
 // raise moves up levels until at most a quarter of the sampled phase's
-// bound is kept (so that it has room to grow before the next raise), freezing the estimate so far, and drops the hashes the new
-// level leaves out.
+// bound is kept (so that it has room to grow before the next raise),
+// freezing the estimate so far, and drops the hashes the new level leaves
+// out.
 func (d *dupRows) raise() {
+	d.startHLL()
 	bound := d.sampledBound()
 	for {
 		d.before += float64(d.dups) * math.Ldexp(1, int(d.level))
@@ -95,18 +120,49 @@ func (d *dupRows) bound() int {
 
 func (d *dupRows) sampledBound() int { return max(4, d.limit/16) }
 
+// startHLL starts the HyperLogLog, at level 0: the set then holds every
+// distinct hash seen.
+func (d *dupRows) startHLL() {
+	if d.hll == nil {
+		d.hll = hyperloglog.New16NoSparse()
+		d.set.each(d.hll.InsertHash)
+	}
+}
+
 // merge adds the rows counted by o, which follow d's: a row of o whose
 // hash d holds is one more duplicate.
-func (d *dupRows) merge(o *dupRows) {
+func (d *dupRows) merge(o *dupRows) error {
 	for d.level < o.level {
 		d.raise()
 	}
+	d.rows += o.rows
 	d.before += o.before + float64(o.dups)*math.Ldexp(1, int(o.level))
-	o.set.each(d.add)
+	if o.hll != nil { // o's set is a sample: its HLL has all its rows
+		d.startHLL()
+		if err := d.hll.Merge(o.hll); err != nil {
+			return err
+		}
+	}
+	o.set.each(d.observe)
+	return nil
 }
+
+// hllRelError is the standard error of a precision-16 HyperLogLog's
+// estimate, relative to it: 1.04/sqrt(2^16).
+const hllRelError = 1.04 / 256
 
 // count returns the number of duplicate rows, and whether it is estimated.
 func (d *dupRows) count() (int64, bool) {
 	// Below level 1, before is a sum of exact counts (merged profilers').
-	return int64(math.Round(d.before + float64(d.dups)*math.Ldexp(1, int(d.level)))), d.level > 0
+	est := d.before + float64(d.dups)*math.Ldexp(1, int(d.level))
+	if d.level == 0 {
+		return int64(math.Round(est)), false
+	}
+	distinct := float64(d.hll.Estimate())
+	if byDistinct := float64(d.rows) - distinct; math.Abs(est-byDistinct) > 3*hllRelError*distinct {
+		est = byDistinct
+	}
+	// More than limit distinct rows were seen.
+	est = min(max(est, 0), float64(d.rows-int64(d.limit)))
+	return int64(math.Round(est)), true
 }

@@ -278,7 +278,9 @@ func (p *Profiler) Merge(o *Profiler) error {
 		}
 	}
 	p.rows += o.rows
-	p.dups.merge(&o.dups)
+	if err := p.dups.merge(&o.dups); err != nil {
+		return err
+	}
 	for i := range p.cols {
 		if err := p.cols[i].merge(&o.cols[i]); err != nil {
 			return err

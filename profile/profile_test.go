@@ -216,6 +216,31 @@ func TestDuplicateRowsEstimateAccuracy(t *testing.T) {
 	}
 }
 
+// A few rows repeated many times (blank rows, say) are rarely in the
+// sample: the row count less the HyperLogLog's distinct estimate, run beside
+// it, catches them, and bounds the estimate when one of them is sampled.
+func TestDuplicateRowsHeavyRow(t *testing.T) {
+	const limit, distinct = 20_000, 150_000
+	var key [16]byte
+	for k := range 16 {
+		d := newDupRows(limit)
+		for i := range distinct {
+			binary.LittleEndian.PutUint64(key[:], uint64(k))
+			binary.LittleEndian.PutUint64(key[8:], uint64(i))
+			d.add(xxh3.Hash(key[:]))
+		}
+		binary.LittleEndian.PutUint64(key[8:], 1<<40) // one more row, then its copies
+		heavy := xxh3.Hash(key[:])
+		for range distinct {
+			d.add(heavy)
+		}
+		want := float64(distinct - 1)
+		if got, estimated := d.count(); !estimated || math.Abs(float64(got)-want) > 0.03*want {
+			t.Errorf("table %d: %d duplicates (estimated %v), want %v", k, got, estimated, want)
+		}
+	}
+}
+
 func TestDistinct(t *testing.T) {
 	p := New([]string{"a"}, Options{})
 	for i := range maxExactDistinct {

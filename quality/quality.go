@@ -25,7 +25,7 @@
 // file dimensions. Scores and dimensions are reported with one decimal,
 // computed from unrounded values. A duplicate count estimated from a sample
 // of the rows (DuplicateRowsEstimated, tables over 1,000,000 distinct rows)
-// is used as it is: it is above zero only when duplicates were seen.
+// is used as it is: a table without duplicates gets 0.
 //
 // Issues (non-empty as above; a share is of Count unless said otherwise):
 //

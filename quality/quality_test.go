@@ -125,7 +125,7 @@ func TestIssues(t *testing.T) {
 			[]want{{KindDuplicateRows, "", SeverityWarning, 10, nil}}},
 		{"duplicates critical", profile.Profile{RowCount: 100, DuplicateRows: 11, Columns: []profile.Column{col("a", 100)}}, "",
 			[]want{{KindDuplicateRows, "", SeverityCritical, 11, nil}}},
-		// An estimate is above zero only when duplicates were seen.
+		// An estimate counts as it is.
 		{"few estimated duplicates", profile.Profile{RowCount: 2_000_000, DuplicateRows: 40_000, DuplicateRowsEstimated: true,
 			Columns: []profile.Column{col("a", 2_000_000)}}, "", []want{{KindDuplicateRows, "", SeverityWarning, 40_000, nil}}},
 		{"estimated duplicates", profile.Profile{RowCount: 2_000_000, DuplicateRows: 300_000, DuplicateRowsEstimated: true,

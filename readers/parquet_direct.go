@@ -257,7 +257,11 @@ func (dr *directRows) nextRowGroup() (bool, error) {
 func (r *parquetReader) leaveDirect() {
 	dr := r.direct
 	r.direct = nil
-	if dr.rg >= 0 {
+	switch {
+	case dr.rg < 0:
+	case dr.given == dr.rgRows: // all of it given: Arrow need not read it to pass over it
+		r.arrow.seek(dr.rg+1, 0)
+	default:
 		r.arrow.seek(dr.rg, dr.given)
 	}
 }

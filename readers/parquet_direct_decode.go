@@ -77,7 +77,7 @@ type chunkDecoder struct {
 	defs    []uint32      // scratch for a window's levels
 	idx     []uint32      // scratch for a window's indices
 	plain   []byte        // PLAIN values not decoded yet
-	bit     int      // next bit of plain, for booleans
+	bit     int           // next bit of plain, for booleans
 }
 
 // open positions d at the start of column chunk col of the file.
