@@ -35,7 +35,6 @@ import (
 type dupRows struct {
 	set    *rowSet
 	limit  int
-	rows   int64
 	level  uint                // hashes kept: those whose top level bits are zero
 	dups   int64               // duplicates seen at the current level
 	before float64             // the estimate of the duplicates counted at lower levels
@@ -49,13 +48,8 @@ func newDupRows(limit int) dupRows {
 // sampled reports whether h is kept at level l.
 func sampled(h uint64, l uint) bool { return l == 0 || h>>(64-l) == 0 }
 
+// add counts a row of hash h.
 func (d *dupRows) add(h uint64) {
-	d.rows++
-	d.observe(h)
-}
-
-// observe counts a row of hash h but for the row count.
-func (d *dupRows) observe(h uint64) {
 	if d.hll != nil {
 		d.hll.InsertHash(h)
 	}
@@ -135,7 +129,6 @@ func (d *dupRows) merge(o *dupRows) error {
 	for d.level < o.level {
 		d.raise()
 	}
-	d.rows += o.rows
 	d.before += o.before + float64(o.dups)*math.Ldexp(1, int(o.level))
 	if o.hll != nil { // o's set is a sample: its HLL has all its rows
 		d.startHLL()
@@ -143,7 +136,7 @@ func (d *dupRows) merge(o *dupRows) error {
 			return err
 		}
 	}
-	o.set.each(d.observe)
+	o.set.each(d.add)
 	return nil
 }
 
@@ -151,18 +144,19 @@ func (d *dupRows) merge(o *dupRows) error {
 // estimate, relative to it: 1.04/sqrt(2^16).
 const hllRelError = 1.04 / 256
 
-// count returns the number of duplicate rows, and whether it is estimated.
-func (d *dupRows) count() (int64, bool) {
+// count returns the number of duplicate rows among rows, all added, and
+// whether it is estimated.
+func (d *dupRows) count(rows int64) (int64, bool) {
 	// Below level 1, before is a sum of exact counts (merged profilers').
 	est := d.before + float64(d.dups)*math.Ldexp(1, int(d.level))
 	if d.level == 0 {
 		return int64(math.Round(est)), false
 	}
 	distinct := float64(d.hll.Estimate())
-	if byDistinct := float64(d.rows) - distinct; math.Abs(est-byDistinct) > 3*hllRelError*distinct {
+	if byDistinct := float64(rows) - distinct; math.Abs(est-byDistinct) > 3*hllRelError*distinct {
 		est = byDistinct
 	}
 	// More than limit distinct rows were seen.
-	est = min(max(est, 0), float64(d.rows-int64(d.limit)))
+	est = min(max(est, 0), float64(rows-int64(d.limit)))
 	return int64(math.Round(est)), true
 }

@@ -293,7 +293,7 @@ func (p *Profiler) Merge(o *Profiler) error {
 // usable: more rows can be added and Result called again.
 func (p *Profiler) Result() *Profile {
 	pr := &Profile{RowCount: p.rows, Columns: make([]Column, len(p.cols))}
-	pr.DuplicateRows, pr.DuplicateRowsEstimated = p.dups.count()
+	pr.DuplicateRows, pr.DuplicateRowsEstimated = p.dups.count(p.rows)
 	for i := range p.cols {
 		pr.Columns[i] = p.cols[i].result(p.opt.TopK)
 	}

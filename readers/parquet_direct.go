@@ -32,8 +32,7 @@ import (
 
 type directRows struct {
 	p    *parquetReader
-	cols []directColumn
-	decs []chunkDecoder
+	decs []chunkDecoder // per column
 
 	rg      int   // current row group, -1 before the first
 	rgRows  int64 // rows of the current row group
@@ -51,7 +50,7 @@ func newDirectRows(p *parquetReader, cols []arrowColumn) *directRows {
 	if len(cols) == 0 || sc.NumColumns() != len(cols) {
 		return nil
 	}
-	dr := &directRows{p: p, rg: -1, spill: columnar.NewBatch(len(cols))}
+	dr := &directRows{p: p, rg: -1, decs: make([]chunkDecoder, len(cols)), spill: columnar.NewBatch(len(cols))}
 	for i, c := range cols {
 		d := sc.Column(i)
 		if len(c.path) != 1 || c.path[0] != i || d.MaxRepetitionLevel() != 0 || d.MaxDefinitionLevel() > 1 ||
@@ -62,11 +61,7 @@ func newDirectRows(p *parquetReader, cols []arrowColumn) *directRows {
 		if !ok {
 			return nil
 		}
-		dr.cols = append(dr.cols, dc)
-	}
-	dr.decs = make([]chunkDecoder, len(dr.cols))
-	for c := range dr.decs {
-		dr.decs[c].directColumn = dr.cols[c]
+		dr.decs[i].directColumn = dc
 	}
 	return dr
 }

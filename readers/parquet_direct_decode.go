@@ -82,12 +82,8 @@ type chunkDecoder struct {
 
 // open positions d at the start of column chunk col of the file.
 func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData) error {
-	start := col.DataPageOffset()
-	if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && col.DictionaryPageOffset() < start {
-		start = col.DictionaryPageOffset()
-	}
-	length := col.TotalCompressedSize()
-	if start < 4 || length < 0 || start > fileSize || length > fileSize-start {
+	start, length, ok := chunkLocation(col, fileSize)
+	if !ok {
 		return directErrorf("column chunk outside the file")
 	}
 	d.codec = nil

@@ -89,12 +89,7 @@ func appendShortDecimal(dst []byte, v float64) ([]byte, bool) {
 		if k == 0 {
 			return dst, true
 		}
-		dst = append(dst, '.')
-		frac := mi % pow10u[k]
-		for p := pow10u[k-1]; p > frac && p > 1; p /= 10 {
-			dst = append(dst, '0')
-		}
-		return strconv.AppendUint(dst, frac, 10), true
+		return appendPadded(append(dst, '.'), mi%pow10u[k], k), true
 	}
 	return dst, false
 }
@@ -110,6 +105,20 @@ func appendTimestamp(dst []byte, t time.Time) []byte {
 }
 
 func formatTimestamp(t time.Time) string { return string(appendTimestamp(nil, t)) }
+
+// appendPadded appends v, which has at most width digits, as exactly width
+// digits, with leading zeros.
+func appendPadded(dst []byte, v uint64, width int) []byte {
+	start := len(dst)
+	for range width {
+		dst = append(dst, '0')
+	}
+	for i := start + width - 1; v > 0; i-- {
+		dst[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return dst
+}
 
 // appendUnixTimestamp appends the instant v units after the epoch as
 // appendTimestamp does, digit by digit for years 0 to 9999 (three times
@@ -140,13 +149,7 @@ func appendUnixTimestamp(dst []byte, v int64, unit arrow.TimeUnit) []byte {
 			ns /= 10
 			digits--
 		}
-		dst = append(dst, '.')
-		start := len(dst)
-		dst = append(dst, "000000000"[:digits]...)
-		for i := start + digits - 1; ns > 0; i-- {
-			dst[i] = byte('0' + ns%10)
-			ns /= 10
-		}
+		dst = appendPadded(append(dst, '.'), uint64(ns), digits)
 	}
 	return append(dst, 'Z')
 }

@@ -62,12 +62,8 @@ const (
 
 // checkColumnChunk walks the pages of one column chunk.
 func checkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string) error {
-	start := col.DataPageOffset()
-	if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && col.DictionaryPageOffset() < start {
-		start = col.DictionaryPageOffset()
-	}
-	length := col.TotalCompressedSize()
-	if start < 4 || length < 0 || start > fileSize || length > fileSize-start {
+	start, length, ok := chunkLocation(col, fileSize)
+	if !ok {
 		return malformedf("%s: column chunk location (offset %d, %d bytes) lies outside the file (%d bytes)", where, start, length, fileSize)
 	}
 	end := start + length
@@ -132,6 +128,19 @@ func checkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMe
 		pos = bodyEnd
 	}
 	return nil
+}
+
+// chunkLocation returns where column chunk col lies in a file of fileSize
+// bytes: from its dictionary page, if it comes first, to the end of its
+// pages. ok is false when that is not inside the file.
+func chunkLocation(col *metadata.ColumnChunkMetaData, fileSize int64) (start, length int64, ok bool) {
+	start = col.DataPageOffset()
+	if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && col.DictionaryPageOffset() < start {
+		start = col.DictionaryPageOffset()
+	}
+	length = col.TotalCompressedSize()
+	ok = start >= 4 && length >= 0 && start <= fileSize && length <= fileSize-start
+	return start, length, ok
 }
 
 var errHeaderTooLong = errors.New("page header too long")
