@@ -215,7 +215,10 @@ func (dr *directRows) decode(b *columnar.Batch, n int) bool {
 }
 
 // nextRowGroup moves to the next row group with rows, checking its pages
-// as the Arrow path does. It reports false after the last one.
+// as the Arrow path does. It reports false after the last one. The check
+// (prepareRowGroup) also opens Arrow's page readers, which the direct path
+// does not use: a row group they fail on must fail here too, at its start,
+// as Next fails on it.
 func (dr *directRows) nextRowGroup() (bool, error) {
 	md := dr.p.pf.MetaData()
 	for {
