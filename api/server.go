@@ -71,6 +71,7 @@ func New(d Deps) (*Server, error) {
 		return nil, errors.New("api: Config, Limiter and Logger are required")
 	}
 	gin.SetMode(gin.ReleaseMode)
+	auth.PrepareDummyPassword()
 	s := &Server{Deps: d}
 	e := gin.New()
 	e.HandleMethodNotAllowed = false

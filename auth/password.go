@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -92,8 +93,19 @@ func CheckPassword(encoded, pw string) (bool, error) {
 }
 
 // dummyHash is checked against when a login names an unknown user, so the
-// response time does not reveal which e-mail addresses exist.
-var dummyHash, _ = HashPassword("dummy password for timing")
+// response time does not reveal which e-mail addresses exist. It is made on
+// first use, not when the package loads: hashing takes tens of milliseconds
+// and ~20 MB, which every start of the binary (`dqs profile` included) would
+// pay.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := HashPassword("dummy password for timing")
+	return h
+})
+
+// PrepareDummyPassword makes the dummy hash now. A server calls it when it
+// starts, so that its first login of an unknown user takes no longer than
+// the ones after it.
+func PrepareDummyPassword() { dummyHash() }
 
 // CheckDummyPassword spends the time of one password check.
-func CheckDummyPassword(pw string) { _, _ = CheckPassword(dummyHash, pw) }
+func CheckDummyPassword(pw string) { _, _ = CheckPassword(dummyHash(), pw) }
