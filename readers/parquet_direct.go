@@ -2,6 +2,9 @@ package readers
 
 import (
 	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -187,31 +190,48 @@ func rowsKept(b *columnar.Batch, first, n int) int {
 // decode appends the next n rows of the row group to b's columns (not to
 // b.Rows). It reports false if a page could not be decoded or a value is
 // over MaxFieldBytes.
+//
+// The columns are decoded in parallel. Reading is otherwise one goroutine
+// in the profiling pipeline, and at the start of each row group it has
+// every column's dictionary page to decompress and format before the first
+// batch is out: the profiling goroutines would wait for it, leaving cores
+// idle. The decoders share nothing but the file, which io.ReaderAt lets
+// them read at once, and the codecs, which are safe for concurrent use.
 func (dr *directRows) decode(b *columnar.Batch, n int) bool {
-	err := guard("", func() error {
-		for c := range dr.decs {
-			if err := dr.decs[c].appendRows(&b.Cols[c], n); err != nil {
+	last := dr.decoded+int64(n) == dr.rgRows
+	return eachColumnInParallel(len(dr.decs), func(c int) bool {
+		d, col := &dr.decs[c], &b.Cols[c]
+		err := guard("", func() error {
+			if err := d.appendRows(col, n); err != nil {
 				return err
 			}
-		}
-		if dr.decoded+int64(n) == dr.rgRows {
-			for c := range dr.decs {
-				if err := dr.decs[c].finish(); err != nil {
-					return err
+			if last {
+				return d.finish()
+			}
+			return nil
+		})
+		return err == nil && longestCell(col, b.Rows) <= dr.p.opt.MaxFieldBytes
+	})
+}
+
+// eachColumnInParallel runs fn for columns 0 to n-1 on up to GOMAXPROCS
+// goroutines and reports whether every call returned true.
+func eachColumnInParallel(n int, fn func(c int) bool) bool {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	var next atomic.Int32
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for c := int(next.Add(1) - 1); c < n; c = int(next.Add(1) - 1) {
+				if !fn(c) {
+					failed.Store(true)
 				}
 			}
-		}
-		return nil
-	})
-	if err != nil {
-		return false
+		})
 	}
-	for c := range b.Cols {
-		if longestCell(&b.Cols[c], b.Rows) > dr.p.opt.MaxFieldBytes {
-			return false
-		}
-	}
-	return true
+	wg.Wait()
+	return !failed.Load()
 }
 
 // nextRowGroup moves to the next row group with rows, checking its pages
