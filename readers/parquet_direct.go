@@ -44,6 +44,8 @@ type directRows struct {
 
 	spill   *columnar.Batch // decoded rows past the last batch's bounds
 	spillAt int             // spill's first row not given yet
+
+	rowBytes int // text per row of the last window decoded
 }
 
 // newDirectRows returns the direct path for the file, or nil when a column
@@ -162,12 +164,18 @@ func (r *parquetReader) fillDirect(b *columnar.Batch) error {
 		}
 		first := b.Rows
 		n := int(min(r.arrow.recordRows(dr.rg), dr.rgRows-dr.decoded))
+		if first > 0 && !dr.fits(b, n) {
+			// The window would pass the batch's bounds: it opens the next
+			// batch instead, rather than being copied there through spill.
+			return nil
+		}
 		if !dr.decode(b, n) {
 			truncateBatch(b, first)
 			r.leaveDirect()
 			return nil
 		}
 		dr.decoded += int64(n)
+		dr.rowBytes = (textBytes(b, first+n) - textBytes(b, first) + n - 1) / n
 		kept := rowsKept(b, first, n)
 		if kept < n {
 			appendBatchRows(dr.spill, b, first+kept, n-kept)
@@ -178,6 +186,12 @@ func (r *parquetReader) fillDirect(b *columnar.Batch) error {
 		r.row += int64(kept)
 	}
 	return nil
+}
+
+// fits tells whether n more rows, as long as the last window's, keep b
+// within its bounds.
+func (dr *directRows) fits(b *columnar.Batch, n int) bool {
+	return b.Rows+n <= b.MaxRows() && textBytes(b, b.Rows)+n*dr.rowBytes < columnar.MaxBytes
 }
 
 // rowsKept returns how many of the n rows appended to b's columns after
