@@ -438,7 +438,17 @@ func (h *hybridDecoder) read(dst []uint32) error {
 			h.repeat -= m
 		case h.packed > 0:
 			m := min(h.packed, len(dst)-i)
-			for range m {
+			for k := range m {
+				if h.bits < h.bw && len(h.src) >= 8 {
+					// As many whole bytes as the accumulator has room for,
+					// in one load, but none past the run (it ends on a
+					// byte, and the next run's header follows): a value
+					// takes one refill, not one per byte.
+					n := min((63-h.bits)>>3, ((h.packed-k)*h.bw-h.bits)>>3)
+					h.acc |= (binary.LittleEndian.Uint64(h.src) & (1<<(8*n) - 1)) << h.bits
+					h.src = h.src[n:]
+					h.bits += 8 * n
+				}
 				for h.bits < h.bw {
 					if len(h.src) == 0 {
 						return directErrorf("bit-packed run runs short")

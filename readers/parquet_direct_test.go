@@ -2,6 +2,7 @@ package readers
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -302,6 +303,90 @@ func TestDecodeHybrid(t *testing.T) {
 	} {
 		if _, err := decode(bad.src, bad.bw, 4); err == nil {
 			t.Errorf("%s: no error", bad.name)
+		}
+	}
+}
+
+// TestDecodeHybridRandom decodes random sequences of repeated and
+// bit-packed runs of every bit width, read in random slices, against the
+// values they were made of: long bit-packed runs take the word-at-a-time
+// path, which must stop at each run's last byte.
+func TestDecodeHybridRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for bw := 0; bw <= 32; bw++ {
+		for trial := range 20 {
+			var src []byte
+			var want []uint32
+			value := func() uint32 {
+				if bw == 0 {
+					return 0
+				}
+				return uint32(rng.Uint64() & (1<<bw - 1))
+			}
+			for range 1 + rng.Intn(8) {
+				if rng.Intn(2) == 0 { // repeated
+					n, v := 1+rng.Intn(40), value()
+					src = binary.AppendUvarint(src, uint64(n)<<1)
+					for b := range (bw + 7) / 8 {
+						src = append(src, byte(v>>(8*b)))
+					}
+					for range n {
+						want = append(want, v)
+					}
+					continue
+				}
+				groups := 1 + rng.Intn(6)
+				src = binary.AppendUvarint(src, uint64(groups)<<1|1)
+				var acc uint64
+				bits := 0
+				for range groups * 8 {
+					v := value()
+					want = append(want, v)
+					acc |= uint64(v) << bits
+					for bits += bw; bits >= 8; bits -= 8 {
+						src = append(src, byte(acc))
+						acc >>= 8
+					}
+				}
+			}
+			var h hybridDecoder
+			h.reset(src, bw)
+			got := make([]uint32, 0, len(want))
+			for len(got) < len(want) {
+				dst := make([]uint32, min(len(want)-len(got), 1+rng.Intn(20)))
+				if err := h.read(dst); err != nil {
+					t.Fatalf("width %d, trial %d: %v", bw, trial, err)
+				}
+				got = append(got, dst...)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("width %d, trial %d: got %v, want %v", bw, trial, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkDecodeHybrid decodes dictionary indices of 17 bits (a row
+// group's dictionary of 131,072 values), bit-packed, a window at a time.
+func BenchmarkDecodeHybrid(b *testing.B) {
+	const n, bw = 16 << 10, 17
+	src := binary.AppendUvarint(nil, uint64(n/8)<<1|1)
+	var acc uint64
+	bits := 0
+	for i := range n {
+		acc |= uint64(i*7919%(1<<bw)) << bits
+		for bits += bw; bits >= 8; bits -= 8 {
+			src = append(src, byte(acc))
+			acc >>= 8
+		}
+	}
+	dst := make([]uint32, n)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		var h hybridDecoder
+		h.reset(src, bw)
+		if err := h.read(dst); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
