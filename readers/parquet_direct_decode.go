@@ -137,6 +137,19 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		if err != nil {
 			return err
 		}
+		if defs == nil && idx != nil {
+			// No nulls, dictionary-encoded: the common page, in a loop
+			// of its own.
+			for _, ix := range idx {
+				text = append(text, d.dict.value(int(ix))...)
+				ends = append(ends, int32(len(text)))
+			}
+			if len(text) > math.MaxInt32 { // ends overflowed; the rows are dropped
+				return directErrorf("over 2 GiB of text in a batch column")
+			}
+			nulls = appendFalse(nulls, k)
+			continue
+		}
 		for j := range k {
 			if defs != nil && defs[j] == 0 {
 				ends = append(ends, int32(len(text)))
@@ -157,6 +170,14 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		}
 	}
 	return nil
+}
+
+// appendFalse appends n false values to s.
+func appendFalse(s []bool, n int) []bool {
+	s = slices.Grow(s, n)
+	s = s[:len(s)+n]
+	clear(s[len(s)-n:])
+	return s
 }
 
 // nextLevels decodes the definition levels of the page's next k values (nil
