@@ -223,37 +223,22 @@ func (r *parquetReader) hasInt96() bool {
 }
 
 // prepareRowGroup checks the pages of row group rg and opens each column's
-// page reader once in this goroutine. The columns' pages are checked in
-// parallel (it reads every page header and the first dictionary-encoded
-// page, a serial pause at each row group otherwise); the error is the one
-// of the first column that fails, as one column after the other would find.
+// page reader once in this goroutine.
 func (r *parquetReader) prepareRowGroup(rg int) error {
 	md := r.pf.MetaData()
 	rgm := md.RowGroup(rg)
-	n := md.Schema.NumColumns()
-	where := func(c int) string {
-		return fmt.Sprintf("parquet: row group %d, column %q", rg+1, md.Schema.Column(c).Path())
-	}
-	chunks := make([]*metadata.ColumnChunkMetaData, n)
-	errs := make([]error, n)
-	for c := range n {
-		if chunks[c], errs[c] = rgm.ColumnChunk(c); errs[c] != nil {
-			errs[c] = classify(where(c), errs[c])
+	for c := 0; c < md.Schema.NumColumns(); c++ {
+		where := fmt.Sprintf("parquet: row group %d, column %q", rg+1, md.Schema.Column(c).Path())
+		col, err := rgm.ColumnChunk(c)
+		if err != nil {
+			return classify(where, err)
 		}
-	}
-	eachColumnInParallel(n, func(c int) bool {
-		if errs[c] == nil {
-			errs[c] = checkColumnChunk(r.f, r.size, chunks[c], md.Schema.Column(c), maxUncompressedPage, where(c))
-		}
-		return errs[c] == nil
-	})
-	for c := range n {
-		if errs[c] != nil {
-			return errs[c]
+		if err := checkColumnChunk(r.f, r.size, col, md.Schema.Column(c), maxUncompressedPage, where); err != nil {
+			return err
 		}
 		pr, err := r.pf.RowGroup(rg).GetColumnPageReader(c)
 		if err != nil {
-			return classify(where(c), err)
+			return classify(where, err)
 		}
 		pr.Close()
 	}
