@@ -11,13 +11,16 @@ import (
 // directly, without a Record per row in between.
 type BatchReader interface {
 	// NextBatch appends rows to b until b is full or the file ends. It
-	// returns io.EOF, with no row added, after the last row; any other error
-	// is what Next would have returned for the row that failed.
+	// may stop short of full when the rows it would read next come as one
+	// piece that would take b past its bounds, but only after adding rows.
+	// It returns io.EOF, with no row added, after the last row; any other
+	// error is what Next would have returned for the row that failed.
 	NextBatch(b *columnar.Batch) error
 }
 
-// FillBatch appends rows of r to b until b is full or the file ends, through
-// NextBatch when r has it and row by row otherwise. b's width must be
+// FillBatch appends rows of r to b until b is full or the file ends (or, as
+// NextBatch may, short of full but with rows added), through NextBatch when
+// r has it and row by row otherwise. b's width must be
 // len(r.Columns()). It returns io.EOF, with no row added, after the last
 // row.
 func FillBatch(r Reader, b *columnar.Batch) error {

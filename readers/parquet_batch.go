@@ -28,7 +28,7 @@ func (r *parquetReader) NextBatch(b *columnar.Batch) error {
 	if r.direct != nil {
 		err := r.err
 		if err == nil {
-			err = r.fillDirect(b)
+			err = r.fillDirect(b, start)
 		}
 		if err == io.EOF && b.Rows > start {
 			return nil
@@ -87,23 +87,17 @@ func (r *parquetReader) convertRows(b *columnar.Batch, n int) bool {
 	ar := r.arrow
 	err := guard("", func() error { // the replay through Next words the error
 		for c := range ar.leaves {
-			ar.leaves[c].appendRows(&b.Cols[c], ar.bi, n)
+			ar.leaves[c].appendRows(&b.Cols[c], ar.bi, n, r.opt.MaxFieldBytes)
 		}
 		return nil
 	})
-	if err != nil {
-		return false
-	}
-	for c := range b.Cols {
-		if longestCell(&b.Cols[c], b.Rows) > r.opt.MaxFieldBytes {
-			return false
-		}
-	}
-	return true
+	return err == nil
 }
 
-// appendRows appends rows [from, from+n) of the leaf to col.
-func (l *arrowLeaf) appendRows(col *columnar.Column, from, n int) {
+// appendRows appends rows [from, from+n) of the leaf to col. It panics at
+// the first value longer than maxValue: a record of a long dictionary value
+// repeated would otherwise take gigabytes before any check.
+func (l *arrowLeaf) appendRows(col *columnar.Column, from, n, maxValue int) {
 	// Append to local copies of the column's slices and store them back
 	// once: storing them into the column per value costs a write barrier
 	// each time while the collector runs, which is often.
@@ -111,7 +105,11 @@ func (l *arrowLeaf) appendRows(col *columnar.Column, from, n int) {
 	for i := from; i < from+n; i++ {
 		null := l.null(i)
 		if !null {
+			cell := len(text)
 			text = l.appendValue(text, i)
+			if len(text)-cell > maxValue {
+				panic("a value over the field limit")
+			}
 		}
 		ends = append(ends, int32(len(text)))
 		nulls = append(nulls, null)
@@ -169,20 +167,6 @@ func textBytes(b *columnar.Batch, rows int) int {
 		total += int(b.Cols[c].Ends[rows-1])
 	}
 	return total
-}
-
-// longestCell returns the length of the longest of col's cells from cell
-// from on.
-func longestCell(col *columnar.Column, from int) int {
-	prev, longest := int32(0), int32(0)
-	if from > 0 {
-		prev = col.Ends[from-1]
-	}
-	for _, end := range col.Ends[from:] {
-		longest = max(longest, end-prev)
-		prev = end
-	}
-	return int(longest)
 }
 
 // truncateBatch cuts b back to its first rows rows.

@@ -66,6 +66,7 @@ func newDirectRows(p *parquetReader, cols []arrowColumn) *directRows {
 		if !ok {
 			return nil
 		}
+		dc.maxValue = p.opt.MaxFieldBytes
 		dr.decs[i].directColumn = dc
 	}
 	return dr
@@ -130,11 +131,12 @@ func directColumnOf(d *schema.Column, t arrow.DataType) (directColumn, bool) {
 	return dc, true
 }
 
-// fillDirect appends rows to b through the direct path until b is full or
-// the file ends (io.EOF, as the Arrow path gives it). When the direct path
-// gives up, it hands over to the Arrow path and returns nil with r.direct
-// nil; NextBatch goes on through the Arrow path.
-func (r *parquetReader) fillDirect(b *columnar.Batch) error {
+// fillDirect appends rows to b through the direct path until b is full, the
+// next window would take it past its bounds after rows were added from
+// row start on, or the file ends (io.EOF, as the Arrow path gives it). When
+// the direct path gives up, it hands over to the Arrow path and returns nil
+// with r.direct nil; NextBatch goes on through the Arrow path.
+func (r *parquetReader) fillDirect(b *columnar.Batch, start int) error {
 	dr := r.direct
 	for !b.Full() {
 		if dr.spillAt < dr.spill.Rows {
@@ -164,7 +166,7 @@ func (r *parquetReader) fillDirect(b *columnar.Batch) error {
 		}
 		first := b.Rows
 		n := int(min(r.arrow.recordRows(dr.rg), dr.rgRows-dr.decoded))
-		if first > 0 && !dr.fits(b, n) {
+		if first > start && !dr.fits(b, n) {
 			// The window would pass the batch's bounds: it opens the next
 			// batch instead, rather than being copied there through spill.
 			return nil
@@ -224,7 +226,7 @@ func (dr *directRows) decode(b *columnar.Batch, n int) bool {
 			}
 			return nil
 		})
-		return err == nil && longestCell(col, b.Rows) <= dr.p.opt.MaxFieldBytes
+		return err == nil
 	})
 }
 

@@ -44,11 +44,17 @@ type directColumn struct {
 	kind     pqKind
 	unit     arrow.TimeUnit // of a pqTimestamp
 	nullable bool           // the maximum definition level is 1, not 0
+	maxValue int            // the longest value's text allowed (MaxFieldBytes)
 }
 
 // errDirect marks a page the direct path does not decode. It never reaches
 // a caller: the Arrow path rereads the rows and words any error.
 var errDirect = errors.New("parquet direct decoding")
+
+// errOverLimit stops a window at its first value over MaxFieldBytes, which
+// the Arrow path then reports: a window of a dictionary value repeated
+// could otherwise take gigabytes before any check.
+var errOverLimit = directErrorf("a value over the field limit")
 
 func directErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errDirect, fmt.Sprintf(format, args...))
@@ -141,11 +147,15 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 			// No nulls, dictionary-encoded: the common page, in a loop
 			// of its own.
 			for _, ix := range idx {
-				text = append(text, d.dict.value(int(ix))...)
+				v := d.dict.value(int(ix))
+				if len(v) > d.maxValue {
+					return errOverLimit
+				}
+				text = append(text, v...)
+				if len(text) > math.MaxInt32 {
+					return directErrorf("over 2 GiB of text in a batch column")
+				}
 				ends = append(ends, int32(len(text)))
-			}
-			if len(text) > math.MaxInt32 { // ends overflowed; the rows are dropped
-				return directErrorf("over 2 GiB of text in a batch column")
 			}
 			nulls = appendFalse(nulls, k)
 			continue
@@ -156,11 +166,15 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 				nulls = append(nulls, true)
 				continue
 			}
+			cell := len(text)
 			if idx != nil {
 				text = append(text, d.dict.value(int(idx[0]))...)
 				idx = idx[1:]
 			} else if text, err = d.appendPlain(text); err != nil {
 				return err
+			}
+			if len(text)-cell > d.maxValue {
+				return errOverLimit
 			}
 			if len(text) > math.MaxInt32 {
 				return directErrorf("over 2 GiB of text in a batch column")
@@ -465,7 +479,7 @@ func (h *hybridDecoder) read(dst []uint32) error {
 					// in one load, but none past the run (it ends on a
 					// byte, and the next run's header follows): a value
 					// takes one refill, not one per byte.
-					n := min((63-h.bits)>>3, ((h.packed-k)*h.bw-h.bits)>>3)
+					n := min((63-h.bits)>>3, (min(h.packed-k, 64)*h.bw-h.bits)>>3)
 					h.acc |= (binary.LittleEndian.Uint64(h.src) & (1<<(8*n) - 1)) << h.bits
 					h.src = h.src[n:]
 					h.bits += 8 * n

@@ -220,6 +220,81 @@ func TestParquetDirectLargePages(t *testing.T) {
 	}
 }
 
+// A batch may stop short of its bounds before a window that would pass
+// them, but a call always adds rows, also to a batch that already holds
+// some: a caller filling until full must not spin.
+func TestParquetDirectAddsRows(t *testing.T) {
+	const rows = 60_000
+	sc := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}}, nil)
+	data := pqWriteRows(t, sc, rows, 1, func(_ int, fb array.Builder, rng *rand.Rand, _ int) {
+		fb.(*array.StringBuilder).Append(strings.Repeat(string(rune('a'+rng.Intn(26))), 200))
+	}, parquet.WithDictionaryDefault(false))
+	r, err := openParquetWith(bytes.NewReader(data), Options{}.withDefaults(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := columnar.NewBatch(1)
+	read, short := 0, false
+	for calls := 0; ; calls++ {
+		if calls > rows {
+			t.Fatal("FillBatch keeps adding no rows")
+		}
+		if b.Full() {
+			read += b.Rows
+			b.Reset()
+		}
+		before := b.Rows
+		err := FillBatch(r, b)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Rows == before {
+			t.Fatalf("call %d added no rows to a batch of %d", calls, before)
+		}
+		short = short || !b.Full()
+		if err := pqCheckBatch(b, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if read += b.Rows; read != rows || !short || r.(*parquetReader).direct == nil {
+		t.Fatalf("read %d rows, a batch stopped short %v, direct path kept %v", read, short, r.(*parquetReader).direct != nil)
+	}
+}
+
+// One long dictionary value repeated, over the field limit: a file of a few
+// kilobytes whose record of 16,384 rows would hold 330 MB of text. Both the
+// direct path and the Arrow path it hands over to stop at the first such
+// value, and the error is Next's.
+func TestParquetLongDictionaryValue(t *testing.T) {
+	const rows, size = 17_000, 20_000
+	long := strings.Repeat("x", size)
+	sc := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}}, nil)
+	data := pqWriteRows(t, sc, rows, 1, func(_ int, fb array.Builder, _ *rand.Rand, _ int) {
+		fb.(*array.StringBuilder).Append(long)
+	}, parquet.WithDictionaryDefault(true), parquet.WithCompression(compress.Codecs.Snappy))
+	opt := Options{MaxFieldBytes: size / 2}
+	if _, err := pqMustCompareReads(t, data, opt, false); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("err %v; want the field limit's error", err)
+	}
+	r, err := openParquetWith(bytes.NewReader(data), opt.withDefaults(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err = FillBatch(r, columnar.NewBatch(1))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("err %v; want the field limit's error", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("reading allocated %d MB", alloc>>20)
+	}
+}
+
 // Types the direct path leaves to Arrow: a file with any of them is read
 // through Arrow throughout.
 func TestParquetDirectDeclines(t *testing.T) {
