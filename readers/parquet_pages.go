@@ -36,7 +36,14 @@ type pageHeader struct {
 	crc          int32
 	hasCRC       bool
 	hasSizes     [2]bool
-	numValues    int32 // from the data/dictionary sub-header
+	pageSubHeader
+}
+
+// pageSubHeader is what the sub-header matching the page's type says
+// (DataPageHeader, DictionaryPageHeader or DataPageHeaderV2). A header may
+// carry others; as for Arrow, they are ignored.
+type pageSubHeader struct {
+	numValues    int32
 	hasNumValues bool
 	encoding     int32
 	defEncoding  int32 // DataPageHeader (v1) level encodings
@@ -193,7 +200,13 @@ const (
 )
 
 func readPageHeader(r *countingByteReader) (pageHeader, error) {
-	h := pageHeader{isCompressed: true}
+	var h pageHeader
+	// The sub-headers as read: DataPageHeader, DictionaryPageHeader,
+	// DataPageHeaderV2. The page's type, which may come after them, picks one.
+	var subs [3]pageSubHeader
+	for i := range subs {
+		subs[i].isCompressed = true
+	}
 	i32 := func(dst *int32) (bool, error) {
 		v, err := readI32(r)
 		*dst = v
@@ -214,28 +227,33 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 			return i32(&h.crc)
 		case (id == 5 || id == 7) && typ == tStruct:
 			// DataPageHeader / DictionaryPageHeader.
+			s := &subs[0]
+			if id == 7 {
+				s = &subs[1]
+			}
 			return true, readStruct(r, 1, func(id int16, typ byte) (bool, error) {
 				if typ != tI32 {
 					return false, nil
 				}
 				switch id {
 				case 1:
-					h.hasNumValues = true
-					return i32(&h.numValues)
+					s.hasNumValues = true
+					return i32(&s.numValues)
 				case 2:
-					return i32(&h.encoding)
+					return i32(&s.encoding)
 				case 3:
-					return i32(&h.defEncoding)
+					return i32(&s.defEncoding)
 				case 4:
-					return i32(&h.repEncoding)
+					return i32(&s.repEncoding)
 				}
 				return false, nil
 			})
 		case id == 8 && typ == tStruct:
 			// DataPageHeaderV2.
+			s := &subs[2]
 			return true, readStruct(r, 1, func(id int16, typ byte) (bool, error) {
 				if id == 7 && (typ == tBoolTrue || typ == tBoolFalse) {
-					h.isCompressed = typ == tBoolTrue
+					s.isCompressed = typ == tBoolTrue
 					return true, nil
 				}
 				if typ != tI32 {
@@ -243,22 +261,32 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 				}
 				switch id {
 				case 1:
-					h.hasNumValues = true
-					return i32(&h.numValues)
+					s.hasNumValues = true
+					return i32(&s.numValues)
 				case 2:
-					return i32(&h.numNulls)
+					return i32(&s.numNulls)
 				case 4:
-					return i32(&h.encoding)
+					return i32(&s.encoding)
 				case 5:
-					return i32(&h.defLen)
+					return i32(&s.defLen)
 				case 6:
-					return i32(&h.repLen)
+					return i32(&s.repLen)
 				}
 				return false, nil
 			})
 		}
 		return false, nil
 	})
+	switch h.typ {
+	case pageData:
+		h.pageSubHeader = subs[0]
+	case pageDictionary:
+		h.pageSubHeader = subs[1]
+	case pageDataV2:
+		h.pageSubHeader = subs[2]
+	default:
+		h.pageSubHeader = pageSubHeader{isCompressed: true}
+	}
 	return h, err
 }
 
