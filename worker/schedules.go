@@ -63,21 +63,24 @@ func EnsureSchedules(ctx context.Context, c client.Client, schedules []Schedule)
 	return nil
 }
 
-// ensureAttempts bounds how often ensureSchedule retries the create-or-update
-// round when the schedule is in a transient state (just created by another
-// worker and not yet queryable, or deleted between Create and Update).
-const ensureAttempts = 5
+// ensureWindow bounds how long ensureSchedule retries the create-or-update
+// round while Temporal answers in a transient way: the schedule just created
+// by another worker and not yet queryable, or deleted between Create and
+// Update, or the namespace not known yet to the server's cache, as a server
+// that has just started (or is very busy) answers for several seconds.
+const ensureWindow = 30 * time.Second
 
 func ensureSchedule(ctx context.Context, sc client.ScheduleClient, s Schedule) error {
+	deadline := time.Now().Add(ensureWindow)
 	for attempt := 1; ; attempt++ {
 		err := createOrUpdate(ctx, sc, s)
-		if err == nil || attempt == ensureAttempts || !isTransient(err) {
+		if err == nil || !isTransient(err) || time.Now().After(deadline) {
 			return err
 		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w (after: %w)", ctx.Err(), err)
-		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+		case <-time.After(min(time.Duration(attempt)*200*time.Millisecond, 2*time.Second)):
 		}
 	}
 }
@@ -126,7 +129,8 @@ func createOrUpdate(ctx context.Context, sc client.ScheduleClient, s Schedule) e
 func isTransient(err error) bool {
 	var notFound *serviceerror.NotFound
 	var notReady *serviceerror.WorkflowNotReady
-	return errors.As(err, &notFound) || errors.As(err, &notReady)
+	var noNamespace *serviceerror.NamespaceNotFound
+	return errors.As(err, &notFound) || errors.As(err, &notReady) || errors.As(err, &noNamespace)
 }
 
 func isAlreadyExists(err error) bool {

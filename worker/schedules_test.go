@@ -11,8 +11,10 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	enums "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/dqs/dqs/internal/temporaltest"
 )
@@ -309,4 +311,43 @@ func normalize(args []any) []any {
 		out = append(out, a)
 	}
 	return out
+}
+
+// A namespace the server does not know yet (a server just started, or a
+// namespace registered while the worker starts) answers NamespaceNotFound:
+// EnsureSchedules waits for it instead of failing the start.
+func TestEnsureSchedulesWaitsForTheNamespace(t *testing.T) {
+	srv := temporaltest.Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const namespace, delay = "dqs-late-namespace", 2 * time.Second
+	late, err := client.Dial(client.Options{HostPort: srv.HostPort, Namespace: namespace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer late.Close()
+	ns, err := client.NewNamespaceClient(client.Options{HostPort: srv.HostPort})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Close()
+	registered := make(chan error, 1)
+	time.AfterFunc(delay, func() {
+		registered <- ns.Register(ctx, &workflowservice.RegisterNamespaceRequest{
+			Namespace:                        namespace,
+			WorkflowExecutionRetentionPeriod: durationpb.New(24 * time.Hour),
+		})
+	})
+	s := Schedule{ID: "dqs-test-late", Cron: "0 2 * * *", Workflow: testWorkflowName, TaskQueue: "dqs-test"}
+	start := time.Now()
+	if err := EnsureSchedules(ctx, late, []Schedule{s}); err != nil {
+		t.Fatalf("ensure: %v", err)
+	}
+	if err := <-registered; err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	if took := time.Since(start); took < delay {
+		t.Fatalf("ensured in %v, before the namespace was registered", took)
+	}
+	describe(ctx, t, late, s.ID)
 }
