@@ -4,7 +4,10 @@
 // without allocating once its buffers have grown.
 package columnar
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Bounds of a batch. A batch is full once it holds MaxRows rows, MaxCells
 // cells or MaxBytes bytes of text (one row may pass the byte bound).
@@ -16,10 +19,45 @@ const (
 
 // Column is a run of one column's consecutive cells: cell r is
 // Text[Ends[r-1]:Ends[r]] (from 0 for r == 0), null when Nulls[r].
+//
+// A reader of dictionary-encoded data may also say which dictionary entry
+// each cell is: Codes[r] is its index in dictionary Dict (any value for a
+// null cell). The codes hold only while every cell has one
+// (HasCodes): appending a cell any other way drops them. Cells with equal
+// codes are equal; equal cells may still have different codes (a
+// dictionary may repeat a value). The profiler then hashes and looks up
+// each entry once per dictionary instead of once per cell.
 type Column struct {
 	Text  []byte
 	Ends  []int32
 	Nulls []bool
+	Codes []int32
+	Dict  uint64 // names the dictionary of Codes, unique in the process (NewDict)
+}
+
+var dicts atomic.Uint64
+
+// NewDict returns a name for a dictionary, never returned before.
+func NewDict() uint64 { return dicts.Add(1) }
+
+// HasCodes reports whether every cell has a code (and there are cells).
+func (c *Column) HasCodes() bool { return len(c.Ends) > 0 && len(c.Codes) == len(c.Ends) }
+
+// CanCode reports whether a cell appended next may carry a code of
+// dictionary dict and keep the codes whole: every cell so far has a code
+// of dict.
+func (c *Column) CanCode(dict uint64) bool {
+	return len(c.Codes) == len(c.Ends) && (len(c.Ends) == 0 || c.Dict == dict)
+}
+
+// Truncate keeps the first n cells.
+func (c *Column) Truncate(n int) {
+	end := int32(0)
+	if n > 0 {
+		end = c.Ends[n-1]
+	}
+	c.Text, c.Ends, c.Nulls = c.Text[:end], c.Ends[:n], c.Nulls[:n]
+	c.Codes = c.Codes[:min(n, len(c.Codes))]
 }
 
 // Len is the number of cells.
@@ -68,7 +106,7 @@ func (c *Column) Cell(r int) (string, bool) {
 }
 
 func (c *Column) reset() {
-	c.Text, c.Ends, c.Nulls = c.Text[:0], c.Ends[:0], c.Nulls[:0]
+	c.Text, c.Ends, c.Nulls, c.Codes, c.Dict = c.Text[:0], c.Ends[:0], c.Nulls[:0], c.Codes[:0], 0
 }
 
 // Batch is a run of consecutive rows of a table, column by column: every

@@ -90,3 +90,37 @@ func TestWiden(t *testing.T) {
 		t.Errorf("row bound %d after Widen(100), want %d", b.MaxRows(), MaxCells/100)
 	}
 }
+
+func TestColumnCodes(t *testing.T) {
+	var c Column
+	if c.HasCodes() || !c.CanCode(1) {
+		t.Fatal("an empty column has no codes and may take any")
+	}
+	d := NewDict()
+	if NewDict() == d {
+		t.Fatal("NewDict repeats a name")
+	}
+	c.AppendString("a")
+	c.Codes, c.Dict = append(c.Codes, 0), d
+	c.AppendString("b")
+	c.Codes = append(c.Codes, 1)
+	if !c.HasCodes() || !c.CanCode(d) || c.CanCode(d+1) {
+		t.Fatal("two coded cells: codes whole, of their dictionary only")
+	}
+	c.AppendString("c") // appended without a code: the codes no longer hold
+	if c.HasCodes() || c.CanCode(d) {
+		t.Fatal("a cell without a code must drop the codes")
+	}
+	c.Truncate(2) // back to the coded cells
+	if !c.HasCodes() || c.Len() != 2 || len(c.Text) != 2 {
+		t.Fatalf("truncated to the coded cells: codes %v, %d cells, %q", c.Codes, c.Len(), c.Text)
+	}
+	c.Truncate(1)
+	if v, _ := c.Cell(0); !c.HasCodes() || len(c.Codes) != 1 || v != "a" {
+		t.Fatalf("truncated to one: codes %v, cell %q", c.Codes, v)
+	}
+	c.reset()
+	if c.HasCodes() || c.Dict != 0 || !c.CanCode(d+5) {
+		t.Fatal("reset keeps codes")
+	}
+}

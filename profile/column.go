@@ -10,6 +10,7 @@ import (
 
 	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/axiomhq/hyperloglog"
+	"github.com/dqs/dqs/columnar"
 	"github.com/zeebo/xxh3"
 )
 
@@ -47,6 +48,7 @@ type column struct {
 	datetime           extreme
 	strMin, strMax     []byte
 	sample             reservoir
+	codes              codeCache
 }
 
 func (c *column) init(name string, distinctLimit int, opt Options, stream uint64) {
@@ -73,6 +75,59 @@ func (c *column) addCell(v string, null bool) uint64 {
 	h := xxh3.HashStringSeed(v, hashSeed)
 	c.add(v, h)
 	return h
+}
+
+// codeCache remembers, for the dictionary of the last batch column with
+// codes (columnar.Column.Codes), each code's hash and values-table entry, so
+// that a cell whose code was seen before costs neither hashing nor a
+// lookup. It serves only while the values table counts every value exactly
+// and the column's other statistics wait for the fold: entries then never
+// move, and counting a cell is adding one to its entry and sampling it.
+type codeCache struct {
+	dict  uint64
+	hash  []uint64
+	entry []int32 // the entry's index + 1; 0 when the code was not seen
+}
+
+// maxCachedCode bounds the codes the cache holds (a reader sends codes of
+// small dictionaries only).
+const maxCachedCode = 1 << 16
+
+// addCoded profiles cells, which carry codes, as addCell would one by one,
+// storing each cell's hash in hashes.
+func (c *column) addCoded(cells *columnar.Column, hashes []uint64) {
+	cc := &c.codes
+	if cc.dict != cells.Dict {
+		cc.dict = cells.Dict
+		clear(cc.entry)
+	}
+	for r := range hashes {
+		v, null := cells.Cell(r)
+		code := int(cells.Codes[r])
+		exact := !null && !c.folded && c.hll == nil
+		if exact && code >= 0 && code < len(cc.entry) && cc.entry[code] != 0 {
+			// What add does for a value the table holds.
+			i := cc.entry[code] - 1
+			c.count++
+			c.nonNull++
+			c.values.bump(i, 1)
+			c.values.last = i
+			c.deferred(v)
+			hashes[r] = cc.hash[code]
+			continue
+		}
+		hashes[r] = c.addCell(v, null)
+		// Still exact after it: the table holds v (it was there or went in).
+		if exact && !c.folded && c.hll == nil && c.values.last != nil32 && len(v) <= c.values.keyCap &&
+			code >= 0 && code < maxCachedCode {
+			if code >= len(cc.entry) {
+				n := max(code+1, 2*len(cc.entry))
+				cc.entry = append(cc.entry, make([]int32, n-len(cc.entry))...)
+				cc.hash = append(cc.hash, make([]uint64, n-len(cc.hash))...)
+			}
+			cc.entry[code], cc.hash[code] = c.values.last+1, hashes[r]
+		}
+	}
 }
 
 // add profiles one non-null value v whose hash is h.

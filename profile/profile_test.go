@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/dqs/dqs/columnar"
 )
 
 // run profiles one column of values; "\x00" stands for null.
@@ -807,5 +809,88 @@ func TestRowHashKnowsTheColumn(t *testing.T) {
 	}
 	if d := p.Result().DuplicateRows; d != 0 {
 		t.Errorf("%d duplicate rows among rows that differ only in where their values are", d)
+	}
+}
+
+// Cells that carry dictionary codes are profiled exactly as the same cells
+// without them: the code cache only spares hashing and lookups. The codes
+// here are as a reader may send them: dictionaries that change between
+// batches and within the file, values repeated under two codes, nulls with
+// any code, values past the table's key bytes and blank ones, and columns
+// that pass the exact bound while coded.
+func TestCodedColumnsEqualUncoded(t *testing.T) {
+	withLimits(t, 300, maxExactRows)
+	tb := genTable(30_000, 17)
+	for i := 0; i < len(tb.rows); i += 89 {
+		tb.rows[i][13] = strings.Repeat("long note ", 60) + strconv.Itoa(i%5)
+		tb.rows[i+1][9] = " "
+	}
+	const batch = 3_000
+	plain, coded := tb.batches(batch), tb.batches(batch)
+	// Per dictionary: each value's code, and the next code to hand out.
+	type dict struct {
+		name   uint64
+		codeOf map[string]int32
+		next   int32
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	dicts := make([]*dict, len(benchColumns))
+	for k, b := range coded {
+		for i := range b.Cols {
+			if k%3 == 0 { // a new dictionary every third batch
+				dicts[i] = &dict{name: columnar.NewDict(), codeOf: map[string]int32{}}
+			}
+			d, col := dicts[i], &b.Cols[i]
+			col.Dict, col.Codes = d.name, col.Codes[:0]
+			for r := range col.Len() {
+				v, null := col.Cell(r)
+				code, ok := d.codeOf[v]
+				switch {
+				case null:
+					code = int32(rng.IntN(int(d.next) + 5))
+				case !ok || rng.IntN(20) == 0: // a value may repeat under a new code
+					code = d.next
+					d.next++
+					d.codeOf[v] = code
+				}
+				col.Codes = append(col.Codes, code)
+			}
+		}
+	}
+	profileBatches := func(bs []*columnar.Batch) (*Profile, [][]uint64) {
+		p := New(benchColumns, Options{Seed: 3})
+		hashes := make([][]uint64, len(benchColumns))
+		for i := range hashes {
+			hashes[i] = make([]uint64, batch)
+		}
+		var all [][]uint64
+		for _, b := range bs {
+			for i := range benchColumns {
+				p.AddColumn(i, &b.Cols[i], hashes[i])
+				all = append(all, slices.Clone(hashes[i][:b.Rows]))
+			}
+			p.AddRows(b.Rows, hashes)
+		}
+		return p.Result(), all
+	}
+	for _, b := range coded {
+		for i := range b.Cols {
+			if !b.Cols[i].HasCodes() {
+				t.Fatalf("column %d has no codes", i)
+			}
+		}
+	}
+	want, wantHashes := profileBatches(plain)
+	got, gotHashes := profileBatches(coded)
+	if !reflect.DeepEqual(wantHashes, gotHashes) {
+		t.Error("coded cells hash differently")
+	}
+	if !reflect.DeepEqual(want, got) {
+		for i := range want.Columns {
+			if !reflect.DeepEqual(want.Columns[i], got.Columns[i]) {
+				t.Errorf("column %s: coded %+v\nuncoded %+v", want.Columns[i].Name, got.Columns[i], want.Columns[i])
+			}
+		}
+		t.Fatal("coded cells profile differently")
 	}
 }

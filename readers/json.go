@@ -355,14 +355,7 @@ func appendJSONValue(c *columnar.Column, kind valueKind, raw []byte, flags uint8
 	}
 }
 
-func dropLastCell(c *columnar.Column) {
-	n := len(c.Ends) - 1
-	start := int32(0)
-	if n > 0 {
-		start = c.Ends[n-1]
-	}
-	c.Text, c.Ends, c.Nulls = c.Text[:start], c.Ends[:n], c.Nulls[:n]
-}
+func dropLastCell(c *columnar.Column) { c.Truncate(len(c.Ends) - 1) }
 
 // jsonKeys finds the column of a leaf name. Rows mostly repeat the keys of
 // the row before in the same order, so the name is first compared with the

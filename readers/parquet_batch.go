@@ -172,12 +172,7 @@ func textBytes(b *columnar.Batch, rows int) int {
 // truncateBatch cuts b back to its first rows rows.
 func truncateBatch(b *columnar.Batch, rows int) {
 	for c := range b.Cols {
-		col := &b.Cols[c]
-		end := int32(0)
-		if rows > 0 {
-			end = col.Ends[rows-1]
-		}
-		col.Text, col.Ends, col.Nulls = col.Text[:end], col.Ends[:rows], col.Nulls[:rows]
+		b.Cols[c].Truncate(rows)
 	}
 	b.Rows = rows
 }

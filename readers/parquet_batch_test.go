@@ -43,10 +43,14 @@ func pqReadRows(r Reader, batched bool) (rows [][]string, readErr, broken error)
 		return rows, err, nil
 	}
 	b := columnar.NewBatch(len(r.Columns()))
+	codes := pqCodes{}
 	for {
 		b.Reset()
 		err := FillBatch(r, b)
 		if broken := pqCheckBatch(b, err); broken != nil {
+			return rows, err, broken
+		}
+		if broken := codes.check(b); broken != nil {
 			return rows, err, broken
 		}
 		rows = append(rows, pqBatchRows(b)...)
@@ -84,6 +88,33 @@ func recordRow(rec *Record) []string {
 	return row
 }
 
+// pqCodes checks batch columns' dictionary codes across batches: a code of
+// a dictionary stands for one value wherever it shows up.
+type pqCodes map[pqCode]string
+
+type pqCode struct {
+	dict uint64
+	code int32
+}
+
+func (m pqCodes) check(b *columnar.Batch) error {
+	for i := range b.Cols {
+		c := &b.Cols[i]
+		for k, code := range c.Codes {
+			v, null := c.Cell(k)
+			if null {
+				continue
+			}
+			key := pqCode{c.Dict, code}
+			if w, ok := m[key]; ok && w != v {
+				return fmt.Errorf("column %d: code %d of dictionary %d stands for %q and %q", i, code, c.Dict, w, v)
+			}
+			m[key] = strings.Clone(v)
+		}
+	}
+	return nil
+}
+
 func pqBatchRows(b *columnar.Batch) [][]string {
 	rows := make([][]string, b.Rows)
 	for k := range rows {
@@ -108,6 +139,9 @@ func pqCheckBatch(b *columnar.Batch, err error) error {
 		c := &b.Cols[i]
 		if c.Len() != b.Rows || len(c.Nulls) != b.Rows {
 			return fmt.Errorf("column %d has %d cells for %d rows", i, c.Len(), b.Rows)
+		}
+		if len(c.Codes) > c.Len() {
+			return fmt.Errorf("column %d has %d codes for %d cells", i, len(c.Codes), c.Len())
 		}
 		for k := 0; k < b.Rows; k++ {
 			if v, null := c.Cell(k); null && v != "" {

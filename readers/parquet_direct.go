@@ -309,6 +309,10 @@ func appendBatchRows(dst, src *columnar.Batch, from, n int) {
 		if from > 0 {
 			start = s.Ends[from-1]
 		}
+		if len(s.Codes) >= from+n && d.CanCode(s.Dict) {
+			d.Dict = s.Dict
+			d.Codes = append(d.Codes, s.Codes[from:from+n]...)
+		}
 		shift := int32(len(d.Text)) - start
 		d.Text = append(d.Text, s.Text[start:s.Ends[from+n-1]]...)
 		for _, e := range s.Ends[from : from+n] {

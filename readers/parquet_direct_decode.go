@@ -71,6 +71,8 @@ type chunkDecoder struct {
 	dict       formatted // the dictionary's values, formatted
 	valueBytes int       // text per value in the last rows appended
 	hasDict    bool
+	dictName   uint64 // names dict for the batch columns' codes
+	coded      bool   // dictionary-encoded cells get codes (dict is small)
 
 	// The current data page. Its levels and indices are decoded a window
 	// at a time, into defs and idx, so that memory stays bounded by the
@@ -111,6 +113,11 @@ func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnC
 	return nil
 }
 
+// maxCodedDict is the largest dictionary whose cells carry codes
+// (columnar.Column.Codes): the profiler gains from them on columns of few
+// distinct values, and keeps a little state per code.
+const maxCodedDict = 4096
+
 // maxReserve bounds the text appendRows makes room for at once.
 const maxReserve = 16 << 20
 
@@ -121,14 +128,23 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 	// them into fresh memory.
 	start := len(col.Text)
 	text := slices.Grow(col.Text, min(n*d.valueBytes+n/8, maxReserve))
-	ends, nulls := slices.Grow(col.Ends, n), slices.Grow(col.Nulls, n)
+	ends, nulls, codes := slices.Grow(col.Ends, n), slices.Grow(col.Nulls, n), col.Codes
 	rows := n
 	defer func() {
 		if rows > 0 {
 			d.valueBytes = (len(text) - start + rows - 1) / rows
 		}
-		col.Text, col.Ends, col.Nulls = text, ends, nulls
+		col.Text, col.Ends, col.Nulls, col.Codes = text, ends, nulls, codes
 	}()
+	// coding tells whether the cells appended next keep col's codes whole
+	// (columnar.Column.CanCode, on the local slices).
+	coding := func() bool {
+		if !d.coded || len(codes) != len(ends) || (len(ends) > 0 && col.Dict != d.dictName) {
+			return false
+		}
+		col.Dict = d.dictName
+		return true
+	}
 	for n > 0 {
 		if d.levels == 0 {
 			if err := d.nextPage(); err != nil {
@@ -143,9 +159,15 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		if err != nil {
 			return err
 		}
+		coded := idx != nil && coding()
 		if defs == nil && idx != nil {
 			// No nulls, dictionary-encoded: the common page, in a loop
 			// of its own.
+			if coded {
+				for _, ix := range idx {
+					codes = append(codes, int32(ix))
+				}
+			}
 			for _, ix := range idx {
 				v := d.dict.value(int(ix))
 				if len(v) > d.maxValue {
@@ -164,11 +186,17 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 			if defs != nil && defs[j] == 0 {
 				ends = append(ends, int32(len(text)))
 				nulls = append(nulls, true)
+				if coded {
+					codes = append(codes, 0)
+				}
 				continue
 			}
 			cell := len(text)
 			if idx != nil {
 				text = append(text, d.dict.value(int(idx[0]))...)
+				if coded {
+					codes = append(codes, int32(idx[0]))
+				}
 				idx = idx[1:]
 			} else if text, err = d.appendPlain(text); err != nil {
 				return err
@@ -379,6 +407,7 @@ func (d *chunkDecoder) readDictionary(h pageHeader) error {
 		d.dict.ends = append(d.dict.ends, len(d.dict.text))
 	}
 	d.hasDict = true
+	d.dictName, d.coded = columnar.NewDict(), len(d.dict.ends) <= maxCodedDict
 	return nil
 }
 
