@@ -231,7 +231,9 @@ func (dr *directRows) decode(b *columnar.Batch, n int) bool {
 }
 
 // eachColumnInParallel runs fn for columns 0 to n-1 on up to GOMAXPROCS
-// goroutines and reports whether every call returned true.
+// goroutines and reports whether every call returned true. fn must not
+// panic (decoding runs under guard inside it): a panic on another
+// goroutine would end the process.
 func eachColumnInParallel(n int, fn func(c int) bool) bool {
 	workers := min(n, runtime.GOMAXPROCS(0))
 	var next atomic.Int32
