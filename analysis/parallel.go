@@ -24,8 +24,13 @@ import (
 //     run at a time; a slow column (long free text) may lag the others by up
 //     to inFlight batches instead of holding everyone up at the end of each;
 //   - once every column is done with a batch, the calling goroutine chains
-//     the cells' hashes into row hashes (duplicate rows), reports progress
-//     and hands the batch back to the reader.
+//     the cells' hashes into row hashes, reports progress and hands the
+//     batch back to the reader;
+//   - one more goroutine counts duplicate rows from the row hashes, batch
+//     after batch: its set of row hashes grows (and, past a million rows,
+//     turns into a sample) in steps of up to a tenth of a second, which
+//     held the batches back from the reader, and the cores idle, while it
+//     ran on the calling goroutine.
 const inFlight = 4
 
 // batch is a columnar batch with what the pipeline needs around it.
@@ -169,6 +174,26 @@ func profileParallel(ctx context.Context, r readers.Reader, workers int, read fu
 		close(done)
 	}()
 
+	// Duplicate rows: row hashes are counted in order on a goroutine of
+	// their own; the buffers go round between it and the loop below.
+	rowHashes := make(chan []uint64, inFlight)
+	spareRows := make(chan []uint64, inFlight+2)
+	dupsDone := make(chan struct{})
+	go func() {
+		defer close(dupsDone)
+		for rows := range rowHashes {
+			p.AddRowHashes(rows)
+			select {
+			case spareRows <- rows:
+			default:
+			}
+		}
+	}()
+	defer func() {
+		close(rowHashes)
+		<-dupsDone
+	}()
+
 	// Batches finish in order (a column finishes batch k before k+1), but
 	// their last columns may report out of order: rows are taken in order.
 	var err error
@@ -179,9 +204,15 @@ func profileParallel(ctx context.Context, r readers.Reader, workers int, read fu
 		for b := waiting[next]; b != nil && err == nil; b = waiting[next] {
 			delete(waiting, next)
 			next++
-			p.AddRows(b.Rows, b.hashes)
+			var spare []uint64
+			select {
+			case spare = <-spareRows:
+			default:
+			}
+			rows := p.RowHashes(b.Rows, b.hashes, spare)
 			read := b.read
 			free <- b
+			rowHashes <- rows
 			if progress != nil {
 				err = progress(read)
 			}

@@ -232,17 +232,28 @@ func (p *Profiler) AddColumn(i int, cells *columnar.Column, hashes []uint64) {
 
 // AddRows counts n rows whose cells AddColumn has profiled; hashes[i] holds
 // column i's cell hashes. It may run while AddColumn profiles later rows (it
-// touches only the row state), but not concurrently with itself.
+// touches only the row state), but not concurrently with itself. It is
+// RowHashes followed by AddRowHashes.
+func (p *Profiler) AddRows(n int, hashes [][]uint64) {
+	p.rowHashes = p.RowHashes(n, hashes, p.rowHashes)
+	p.AddRowHashes(p.rowHashes)
+}
+
+// RowHashes counts n rows whose cells AddColumn has profiled (hashes[i]
+// holds column i's cell hashes) and returns their row hashes, in dst's
+// memory when it has room. The duplicate-row count takes them in
+// AddRowHashes, which must follow, for every call and in the same order,
+// before Result. Apart from AddRowHashes it runs as AddRows does.
 //
 // The rows' hashes are chained column by column over all n rows rather than
 // row by row: each row's chain is a run of dependent multiplications, and
 // going across rows lets the processor work on several at once. The hashes
 // are the same.
-func (p *Profiler) AddRows(n int, hashes [][]uint64) {
-	if cap(p.rowHashes) < n {
-		p.rowHashes = make([]uint64, n)
+func (p *Profiler) RowHashes(n int, hashes [][]uint64, dst []uint64) []uint64 {
+	if cap(dst) < n {
+		dst = make([]uint64, n)
 	}
-	rows := p.rowHashes[:n]
+	rows := dst[:n]
 	for r := range rows {
 		rows[r] = hashSeed
 	}
@@ -251,10 +262,18 @@ func (p *Profiler) AddRows(n int, hashes [][]uint64) {
 			rows[r] = p.chainCell(rows[r], i, h)
 		}
 	}
+	p.rows += int64(n)
+	return rows
+}
+
+// AddRowHashes counts the duplicates among rows, row hashes RowHashes gave.
+// It touches only the duplicate-row state: it may run on a goroutine of
+// its own, beside everything but itself and Result. Its set of row hashes
+// grows in steps of tens of milliseconds, which then hold up nothing else.
+func (p *Profiler) AddRowHashes(rows []uint64) {
 	for _, rh := range rows {
 		p.addRow(rh)
 	}
-	p.rows += int64(n)
 }
 
 func (p *Profiler) addRow(h uint64) { p.dups.add(h) }
