@@ -136,10 +136,11 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		}
 		col.Text, col.Ends, col.Nulls, col.Codes = text, ends, nulls, codes
 	}()
-	// coding tells whether the cells appended next keep col's codes whole
-	// (columnar.Column.CanCode, on the local slices).
+	// coding tells whether the cells appended next keep col's codes whole:
+	// CanCode of the column as the local slices have it so far.
 	coding := func() bool {
-		if !d.coded || len(codes) != len(ends) || (len(ends) > 0 && col.Dict != d.dictName) {
+		now := columnar.Column{Ends: ends, Codes: codes, Dict: col.Dict}
+		if !d.coded || !now.CanCode(d.dictName) {
 			return false
 		}
 		col.Dict = d.dictName
