@@ -67,12 +67,13 @@ type chunkDecoder struct {
 	br    *bufio.Reader
 	left  int64 // bytes of the chunk not read yet
 
-	body, page []byte    // the page as stored, and decompressed
-	dict       formatted // the dictionary's values, formatted
-	valueBytes int       // text per value in the last rows appended
-	hasDict    bool
-	dictName   uint64 // names dict for the batch columns' codes
-	coded      bool   // dictionary-encoded cells get codes (dict is small)
+	body, page  []byte    // the page as stored, and decompressed
+	dict        formatted // the dictionary's values, formatted
+	valueBytes  int       // text per value in the last rows appended
+	hasDict     bool
+	dictName    uint64 // names dict for the batch columns' codes
+	coded       bool   // dictionary-encoded cells get codes (dict is small)
+	dictLongest int    // bytes of the longest value of dict
 
 	// The current data page. Its levels and indices are decoded a window
 	// at a time, into defs and idx, so that memory stays bounded by the
@@ -169,6 +170,12 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 					codes = append(codes, int32(ix))
 				}
 			}
+			if d.dictLongest <= d.maxValue && len(text)+len(idx)*d.dictLongest <= math.MaxInt32 {
+				// Within every bound whatever the indices: no check per value.
+				text, ends = d.appendDictValues(text, ends, idx)
+				nulls = appendFalse(nulls, k)
+				continue
+			}
 			for _, ix := range idx {
 				v := d.dict.value(int(ix))
 				if len(v) > d.maxValue {
@@ -213,6 +220,41 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		}
 	}
 	return nil
+}
+
+// wordCopy is the longest value appendDictValues copies as two 8-byte
+// words; the dictionary's text has that many bytes of room past its end.
+const wordCopy = 16
+
+// appendDictValues appends the dictionary values idx points at (valid
+// indices) to text, and each one's end to ends. Most values are short
+// (numbers, dates, codes, names): copied as two 8-byte words into room made
+// once, each costs no call to memmove and no growth check, which made up
+// half of the time spent turning indices into text.
+func (d *chunkDecoder) appendDictValues(text []byte, ends []int32, idx []uint32) ([]byte, []int32) {
+	src, offs := d.dict.text[:cap(d.dict.text)], d.dict.ends
+	ends = slices.Grow(ends, len(idx))
+	at := len(text)
+	text = text[:cap(text)]
+	for _, ix := range idx {
+		start := 0
+		if ix > 0 {
+			start = offs[ix-1]
+		}
+		end := offs[ix]
+		if n := end - start; n <= wordCopy && start+wordCopy <= len(src) && at+wordCopy <= len(text) {
+			dst := text[at : at+wordCopy]
+			binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src[start:]))
+			binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[start+8:]))
+			at += n
+		} else {
+			text = append(text[:at], src[start:end]...)
+			at = len(text)
+			text = text[:cap(text)]
+		}
+		ends = append(ends, int32(at))
+	}
+	return text[:at], ends
 }
 
 // appendFalse appends n false values to s.
@@ -406,6 +448,13 @@ func (d *chunkDecoder) readDictionary(h pageHeader) error {
 			return err
 		}
 		d.dict.ends = append(d.dict.ends, len(d.dict.text))
+	}
+	d.dict.text = slices.Grow(d.dict.text, wordCopy) // appendDictValues reads past the last value
+	d.dictLongest = 0
+	start := 0
+	for _, end := range d.dict.ends {
+		d.dictLongest = max(d.dictLongest, end-start)
+		start = end
 	}
 	d.hasDict = true
 	d.dictName, d.coded = columnar.NewDict(), len(d.dict.ends) <= maxCodedDict

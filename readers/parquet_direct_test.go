@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -462,6 +463,45 @@ func BenchmarkDecodeHybrid(b *testing.B) {
 		h.reset(src, bw)
 		if err := h.read(dst); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestAppendDictValues checks the word-copying of dictionary values against
+// plain appends: values around the word-copy length, the empty value, and
+// text whose room runs out in the middle of a window.
+func TestAppendDictValues(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	var d chunkDecoder
+	for k := range 60 {
+		n := k % 20 // 0 … 19 bytes: both sides of wordCopy
+		if k >= 40 {
+			n = 100 + k
+		}
+		for range n {
+			d.dict.text = append(d.dict.text, byte('a'+rng.Intn(26)))
+		}
+		d.dict.ends = append(d.dict.ends, len(d.dict.text))
+	}
+	d.dict.text = slices.Grow(d.dict.text, wordCopy)
+	for trial := range 200 {
+		idx := make([]uint32, rng.Intn(300))
+		for i := range idx {
+			idx[i] = uint32(rng.Intn(len(d.dict.ends)))
+		}
+		text := make([]byte, rng.Intn(8), rng.Intn(400)+8) // room for some values only
+		for i := range text {
+			text[i] = 'x'
+		}
+		ends := []int32{int32(len(text))}
+		wantText, wantEnds := slices.Clone(text), slices.Clone(ends)
+		for _, ix := range idx {
+			wantText = append(wantText, d.dict.value(int(ix))...)
+			wantEnds = append(wantEnds, int32(len(wantText)))
+		}
+		gotText, gotEnds := d.appendDictValues(text, ends, idx)
+		if string(gotText) != string(wantText) || !slices.Equal(gotEnds, wantEnds) {
+			t.Fatalf("trial %d: got %q %v, want %q %v", trial, gotText, gotEnds, wantText, wantEnds)
 		}
 	}
 }
