@@ -105,8 +105,8 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, progr
 	}
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, DuplicateRowsEstimated: p.DuplicateRowsEstimated, Columns: make([]Column, len(p.Columns))}
 	personal := make(map[string]bool, len(p.Columns))
-	for i, c := range p.Columns {
-		cls := classify.Column(c.Name, c.Sample)
+	for i, cls := range classifyColumns(p.Columns) {
+		c := p.Columns[i]
 		personal[c.Name] = classify.IsPersonal(cls)
 		res.Columns[i] = Column{Column: c, Classification: cls}
 	}

@@ -51,8 +51,8 @@ func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
 	case sc.counter.bytesRead() > 0:
 		out.RowEstimate = int64(float64(rows) * float64(size) / float64(sc.counter.bytesRead()))
 	}
-	for i, c := range p.Columns {
-		cls := classify.Column(c.Name, c.Sample)
+	for i, cls := range classifyColumns(p.Columns) {
+		c := p.Columns[i]
 		out.Columns[i] = PrescanColumn{Name: c.Name, InferredType: c.InferredType, Classification: cls}
 		if classify.IsPersonal(cls) {
 			out.ContainsPersonalData = true
