@@ -130,6 +130,50 @@ func (c *column) addCoded(cells *columnar.Column, hashes []uint64) {
 	}
 }
 
+// steady reports whether c is past its exact phase: its values were folded
+// and its distinct count is estimated. Nothing then changes how a value is
+// counted, and addSteady may take the statistics one at a time.
+func (c *column) steady() bool { return c.folded && c.hll != nil }
+
+// addSteady profiles cells, for a steady column, as addCell would one by
+// one, storing each cell's hash in hashes. Each statistic takes its own
+// pass over the cells (hashes, the values table, the HLL, the rest): they
+// are independent once the column is steady, and one at a time each works
+// in cache with fewer branches, instead of all of them taking turns for
+// every value of a high-cardinality column.
+func (c *column) addSteady(cells *columnar.Column, hashes []uint64) {
+	nulls := cells.Nulls[:len(hashes)]
+	for r := range hashes {
+		v, null := cells.Cell(r)
+		if null {
+			hashes[r] = nullHash
+			c.nulls++
+			continue
+		}
+		hashes[r] = xxh3.HashStringSeed(v, hashSeed)
+	}
+	c.count += int64(len(hashes))
+	for r, h := range hashes {
+		if !nulls[r] {
+			c.nonNull++
+			v, _ := cells.Cell(r)
+			if c.values.add(h, v) == ssCollision {
+				c.collided = true
+			}
+		}
+	}
+	for r, h := range hashes {
+		if !nulls[r] {
+			c.hll.InsertHash(h)
+		}
+	}
+	for r := range hashes {
+		if v, null := cells.Cell(r); !null && !c.observe(v, 1) {
+			c.sample.add(v)
+		}
+	}
+}
+
 // add profiles one non-null value v whose hash is h.
 //
 // While the values table counts every value exactly (until it fills), a

@@ -221,6 +221,10 @@ func (p *Profiler) Columns() int { return len(p.cols) }
 func (p *Profiler) AddColumn(i int, cells *columnar.Column, hashes []uint64) {
 	c := &p.cols[i]
 	hashes = hashes[:cells.Len()]
+	if c.steady() {
+		c.addSteady(cells, hashes)
+		return
+	}
 	if cells.HasCodes() {
 		c.addCoded(cells, hashes)
 		return
