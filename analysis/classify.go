@@ -11,7 +11,8 @@ import (
 // classifyColumns classifies every column from its name and sample, as
 // many columns at a time as there are CPUs to use. It is the last step of
 // an analysis, when the profiling goroutines are done: one column after
-// another it kept one core idle for 5 to 10 ms a column on wide files.
+// another it kept one core idle for about 5 ms a column (70 ms on the
+// 14-column benchmark files).
 //
 // A panic while classifying a column is raised again on the caller's
 // goroutine, where it would have happened before (an activity worker
