@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/readers"
 )
 
@@ -77,7 +78,7 @@ func TestGrowingColumnsAnyWorkers(t *testing.T) {
 		if n := len(r.Columns()); n != 4 {
 			t.Fatalf("%d columns at Open, want 4 (the file's first rows)", n)
 		}
-		p, err := profileParallel(context.Background(), r, workers, func() int64 { return 0 }, nil)
+		p, err := profileParallel(context.Background(), r, profile.Options{}, workers, func() int64 { return 0 }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func TestGrowingColumnsStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := errors.New("stop")
-	_, err = profileParallel(context.Background(), r, 2, func() int64 { return 0 }, func(int64) error { return stop })
+	_, err = profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, func(int64) error { return stop })
 	if !errors.Is(err, stop) {
 		t.Fatalf("err = %v, want stop", err)
 	}
@@ -147,7 +148,7 @@ func TestOnePassTooWideStartsOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := profileParallel(context.Background(), r, 2, func() int64 { return 0 }, nil); !errors.Is(err, readers.ErrTooWideToGrow) {
+	if _, err := profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, nil); !errors.Is(err, readers.ErrTooWideToGrow) {
 		t.Fatalf("one pass alone: err = %v, want ErrTooWideToGrow", err)
 	}
 

@@ -62,7 +62,7 @@ func (b *batch) growHashes() {
 }
 
 // profileParallel profiles every row of r with at most workers columns
-// profiled at a time and returns the profiler. read reports the bytes of the
+// profiled at a time and returns the profiler, made with opt. read reports the bytes of the
 // file read so far; progress, when given, is called after each batch and
 // stops the run with its error.
 //
@@ -71,8 +71,8 @@ func (b *batch) growHashes() {
 // then waits until every earlier batch is done, appends the new columns to
 // the profiler (null in every earlier row) and starts their goroutines:
 // rare, and the profile stays the one of a single pass.
-func profileParallel(ctx context.Context, r readers.Reader, workers int, read func() int64, progress func(read int64) error) (*profile.Profiler, error) {
-	p := profile.New(r.Columns(), profile.Options{})
+func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options, workers int, read func() int64, progress func(read int64) error) (*profile.Profiler, error) {
+	p := profile.New(r.Columns(), opt)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 

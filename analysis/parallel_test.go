@@ -38,7 +38,7 @@ func profileWith(t *testing.T, data []byte, workers int) *profile.Profile {
 		t.Fatal(err)
 	}
 	f := bytes.NewReader(data)
-	p, err := profileParallel(context.Background(), r, workers, func() int64 { return f.Size() }, nil)
+	p, err := profileParallel(context.Background(), r, profile.Options{}, workers, func() int64 { return f.Size() }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestParallelStopsAtTheFirstBadRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = profileParallel(context.Background(), r, 2, func() int64 { return 0 }, nil)
+	_, err = profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, nil)
 	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "line") {
 		t.Fatalf("err = %v, want a bad input error naming the line", err)
 	}
@@ -100,7 +100,7 @@ func TestParallelStopsWhenProgressFails(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	calls := 0
-	_, err = profileParallel(context.Background(), r, 2, func() int64 { return 0 }, func(int64) error {
+	_, err = profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, func(int64) error {
 		calls++
 		return stop
 	})

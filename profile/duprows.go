@@ -41,8 +41,11 @@ type dupRows struct {
 	hll    *hyperloglog.Sketch // every row's hash, from the first level on
 }
 
-func newDupRows(limit int) dupRows {
-	return dupRows{set: newRowSet(), limit: max(1, limit)}
+// newDupRows returns an empty count whose set has room for rows hashes
+// (at most limit) before it grows.
+func newDupRows(limit int, rows int64) dupRows {
+	limit = max(1, limit)
+	return dupRows{set: newRowSetFor(int(min(int64(limit), max(0, rows)))), limit: limit}
 }
 
 // sampled reports whether h is kept at level l.

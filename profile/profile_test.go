@@ -192,7 +192,7 @@ func TestDuplicateRowsEstimateAccuracy(t *testing.T) {
 	var sumErr float64
 	var key [16]byte
 	for k := range tables {
-		d := newDupRows(limit)
+		d := newDupRows(limit, 0)
 		distinct := 200_000 + 50_000*k
 		rows := 0
 		for i := range distinct {
@@ -225,7 +225,7 @@ func TestDuplicateRowsHeavyRow(t *testing.T) {
 	const limit, distinct = 20_000, 150_000
 	var key [16]byte
 	for k := range 16 {
-		d := newDupRows(limit)
+		d := newDupRows(limit, 0)
 		for i := range distinct {
 			binary.LittleEndian.PutUint64(key[:], uint64(k))
 			binary.LittleEndian.PutUint64(key[8:], uint64(i))
@@ -901,5 +901,27 @@ func TestCodedColumnsEqualUncoded(t *testing.T) {
 			}
 		}
 		t.Fatal("coded cells profile differently")
+	}
+}
+
+// TestRowsHintChangesNothing checks that Options.Rows only sizes the
+// duplicate-row set: guesses too short, right and too long (past the exact
+// bound, which the table also passes) give the profile made without one,
+// duplicate rows included.
+func TestRowsHintChangesNothing(t *testing.T) {
+	withLimits(t, maxExactDistinct, 4_000)
+	tb := genTable(20_000, 17)
+	for i := 0; i < len(tb.rows); i += 7 { // duplicate rows to count
+		tb.rows[i], tb.nulls[i] = tb.rows[i/2], tb.nulls[i/2]
+	}
+	want := profileTable(tb, 0, len(tb.rows), Options{Seed: 3}).Result()
+	if want.DuplicateRows == 0 || !want.DuplicateRowsEstimated {
+		t.Fatalf("duplicate rows %d, estimated %v: the table does not exercise the sampled count", want.DuplicateRows, want.DuplicateRowsEstimated)
+	}
+	for _, rows := range []int64{-1, 10, 3_000, 20_000, 1 << 40} {
+		got := profileTable(tb, 0, len(tb.rows), Options{Seed: 3, Rows: rows}).Result()
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("Rows %d: the profile differs from the one made without a guess", rows)
+		}
 	}
 }

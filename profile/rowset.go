@@ -11,8 +11,6 @@ type rowSet struct {
 	hasZero bool
 }
 
-func newRowSet() *rowSet { return newRowSetFor(0) }
-
 // newRowSetFor returns a set with room for n hashes before it grows.
 func newRowSetFor(n int) *rowSet {
 	size := 1 << 12
