@@ -154,8 +154,9 @@ func fraction(read, size int64) float64 {
 // bytesPerRowGuess turns a file's size into a guess of its rows for the
 // profiler (profile.Options.Rows), generous on purpose: tables seldom have
 // rows under 64 bytes (the benchmark's take 88 in Parquet, 197 in CSV). A
-// guess too long costs up to the 16 MiB the duplicate-row set reaches
-// anyway at a million rows; one too short, the set's growth as without it.
+// guess too long costs memory the set would not have taken (16 MiB at most,
+// what a million distinct rows take); one too short, the set's growth as
+// without a guess.
 const bytesPerRowGuess = 64
 
 // countingFile counts the bytes read through it (for progress).

@@ -62,9 +62,9 @@ func (b *batch) growHashes() {
 }
 
 // profileParallel profiles every row of r with at most workers columns
-// profiled at a time and returns the profiler, made with opt. read reports the bytes of the
-// file read so far; progress, when given, is called after each batch and
-// stops the run with its error.
+// profiled at a time and returns the profiler, made with opt. read reports
+// the bytes of the file read so far; progress, when given, is called after
+// each batch and stops the run with its error.
 //
 // A reader whose columns grow (readers.GrowingReader) hands over a batch
 // wider than the ones before it when a new column shows up. The pipeline
