@@ -27,12 +27,107 @@ const (
 // codes are equal; equal cells may still have different codes (a
 // dictionary may repeat a value). The profiler then hashes and looks up
 // each entry once per dictionary instead of once per cell.
+//
+// A reader of typed data may instead hand over a column's cells as values
+// (Kind other than Text): Nums[r] is cell r's value (any for a null
+// cell), the column holds no text and every cell's end is 0. The profiler
+// then hashes, counts and measures the 8-byte values, and writes text
+// only for the values it shows. Appending a cell as text to a typed column
+// first turns its values into text (the column is then Text), so the
+// cells of a column are all typed or all text.
 type Column struct {
 	Text  []byte
 	Ends  []int32
 	Nulls []bool
 	Codes []int32
 	Dict  uint64 // names the dictionary of Codes, unique in the process (NewDict)
+	Kind  Kind
+	Nums  []int64
+}
+
+// Kind is how a column holds its cells: as text, or as values of one type
+// (Column.Nums), each with one text (Kind.Append).
+type Kind uint8
+
+const (
+	Text        Kind = iota
+	Int              // a 64-bit integer
+	Date             // days since 1970-01-01
+	TimestampS       // seconds since 1970-01-01T00:00:00Z
+	TimestampMS      // milliseconds since then
+	TimestampUS      // microseconds since then
+	TimestampNS      // nanoseconds since then
+)
+
+// PerSecond is how many units of a timestamp kind make a second (0 for the
+// other kinds).
+func (k Kind) PerSecond() int64 {
+	switch k {
+	case TimestampS:
+		return 1
+	case TimestampMS:
+		return 1e3
+	case TimestampUS:
+		return 1e6
+	case TimestampNS:
+		return 1e9
+	}
+	return 0
+}
+
+// CanType reports whether cells of kind k (not Text) may be appended to c
+// as values: c is of kind k, or holds no cell but nulls.
+func (c *Column) CanType(k Kind) bool {
+	if c.Kind == k {
+		return true
+	}
+	if c.Kind != Text || len(c.Text) > 0 {
+		return false
+	}
+	for _, null := range c.Nulls {
+		if !null {
+			return false
+		}
+	}
+	return true
+}
+
+// SetKind makes c, for which CanType(k) holds, a column of kind k.
+func (c *Column) SetKind(k Kind) {
+	if c.Kind == k {
+		return
+	}
+	c.Kind = k
+	c.Nums = append(c.Nums[:0], make([]int64, len(c.Ends))...)
+}
+
+// AppendNum adds a non-null cell of kind k: as a value when CanType(k),
+// else as its text.
+func (c *Column) AppendNum(k Kind, v int64) {
+	if !c.CanType(k) {
+		c.Text = k.Append(c.Text, v)
+		c.EndCell()
+		return
+	}
+	c.SetKind(k)
+	c.Nums = append(c.Nums, v)
+	c.Ends = append(c.Ends, 0)
+	c.Nulls = append(c.Nulls, false)
+}
+
+// toText turns a typed column's values into text.
+func (c *Column) toText() {
+	if c.Kind == Text {
+		return
+	}
+	text := c.Text[:0]
+	for r, v := range c.Nums {
+		if !c.Nulls[r] {
+			text = c.Kind.Append(text, v)
+		}
+		c.Ends[r] = int32(len(text))
+	}
+	c.Text, c.Kind, c.Nums = text, Text, c.Nums[:0]
 }
 
 var dicts atomic.Uint64
@@ -58,6 +153,7 @@ func (c *Column) Truncate(n int) {
 	}
 	c.Text, c.Ends, c.Nulls = c.Text[:end], c.Ends[:n], c.Nulls[:n]
 	c.Codes = c.Codes[:min(n, len(c.Codes))]
+	c.Nums = c.Nums[:min(n, len(c.Nums))]
 }
 
 // Len is the number of cells.
@@ -65,6 +161,7 @@ func (c *Column) Len() int { return len(c.Ends) }
 
 // Append adds a non-null cell.
 func (c *Column) Append(v []byte) {
+	c.toText()
 	c.Text = append(c.Text, v...)
 	c.Ends = append(c.Ends, int32(len(c.Text)))
 	c.Nulls = append(c.Nulls, false)
@@ -72,6 +169,7 @@ func (c *Column) Append(v []byte) {
 
 // AppendString adds a non-null cell.
 func (c *Column) AppendString(v string) {
+	c.toText()
 	c.Text = append(c.Text, v...)
 	c.Ends = append(c.Ends, int32(len(c.Text)))
 	c.Nulls = append(c.Nulls, false)
@@ -79,6 +177,9 @@ func (c *Column) AppendString(v string) {
 
 // AppendNull adds a null cell.
 func (c *Column) AppendNull() {
+	if c.Kind != Text {
+		c.Nums = append(c.Nums, 0)
+	}
 	c.Ends = append(c.Ends, int32(len(c.Text)))
 	c.Nulls = append(c.Nulls, true)
 }
@@ -86,14 +187,27 @@ func (c *Column) AppendNull() {
 // EndCell closes a non-null cell whose bytes were appended to Text
 // directly (by strconv.AppendInt, say).
 func (c *Column) EndCell() {
+	if c.Kind != Text { // the text is the cell's alone: the values' goes first
+		cell := string(c.Text)
+		c.Text = c.Text[:0]
+		c.toText()
+		c.Text = append(c.Text, cell...)
+	}
 	c.Ends = append(c.Ends, int32(len(c.Text)))
 	c.Nulls = append(c.Nulls, false)
 }
 
 // Cell returns cell r and whether it is null. The string is a view of Text,
 // valid until the column is reset or appended to: callers copy what they
-// keep.
+// keep. The text of a typed cell is made for the call (a slow path: the
+// profiler reads the values).
 func (c *Column) Cell(r int) (string, bool) {
+	if c.Kind != Text {
+		if c.Nulls[r] {
+			return "", true
+		}
+		return string(c.Kind.Append(nil, c.Nums[r])), false
+	}
 	start := int32(0)
 	if r > 0 {
 		start = c.Ends[r-1]
@@ -107,6 +221,7 @@ func (c *Column) Cell(r int) (string, bool) {
 
 func (c *Column) reset() {
 	c.Text, c.Ends, c.Nulls, c.Codes, c.Dict = c.Text[:0], c.Ends[:0], c.Nulls[:0], c.Codes[:0], 0
+	c.Kind, c.Nums = Text, c.Nums[:0]
 }
 
 // Batch is a run of consecutive rows of a table, column by column: every

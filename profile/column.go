@@ -49,10 +49,16 @@ type column struct {
 	strMin, strMax     []byte
 	sample             reservoir
 	codes              codeCache
+	kind               columnar.Kind // of the typed batches taken (typed.go), or Text
+	key8               [8]byte       // scratch: a typed value as a key
+	text               []byte        // scratch: a typed value's text
+	numLayout          int           // layout of the last typed value observed, or noLayout
+	numRunes           int           // length of its text
 }
 
 func (c *column) init(name string, distinctLimit int, opt Options, stream uint64) {
 	c.name, c.distinctLimit = name, distinctLimit
+	c.numLayout = noLayout
 	c.values = newSpaceSaving(distinctLimit, topKeyBytes)
 	c.values.shrink = min(distinctLimit, heavyCap)
 	c.fine = newSpaceSaving(sigCap, maxSigLen+4)
@@ -72,10 +78,13 @@ func (c *column) addCell(v string, null bool) uint64 {
 		c.nulls++
 		return nullHash
 	}
-	h := xxh3.HashStringSeed(v, hashSeed)
+	h := hashText(v)
 	c.add(v, h)
 	return h
 }
+
+// hashText is the hash of a text value.
+func hashText(v string) uint64 { return xxh3.HashStringSeed(v, hashSeed) }
 
 // codeCache remembers, for the dictionary of the last batch column with
 // codes (columnar.Column.Codes), each code's hash and values-table entry, so
@@ -150,7 +159,7 @@ func (c *column) addSteady(cells *columnar.Column, hashes []uint64) {
 			c.nulls++
 			continue
 		}
-		hashes[r] = xxh3.HashStringSeed(v, hashSeed)
+		hashes[r] = hashText(v)
 	}
 	c.count += int64(len(hashes))
 	for r, h := range hashes {
@@ -228,6 +237,10 @@ func (c *column) fold() {
 	for i := range c.values.entries {
 		e := &c.values.entries[i]
 		if e.n > len(e.key) { // cut: such values were counted one by one
+			continue
+		}
+		if c.kind != columnar.Text {
+			c.observeNum(numOfKey(e.key), e.count)
 			continue
 		}
 		c.observe(view(e.key), e.count)
@@ -483,6 +496,10 @@ func (e *extreme) render() (lo, hi *string) {
 }
 
 func (c *column) merge(o *column) error {
+	if c.kind != o.kind && !c.takesKind(o.kind) {
+		c.toText()
+		o.toText()
+	}
 	c.fold()
 	o.fold()
 	// Distinct: the HLL must cover the union before the tables are merged.
@@ -622,7 +639,11 @@ func (c *column) result(topK int) Column {
 	if c.lenN > 0 {
 		col.MeanLength = float64(c.sumLen) / float64(c.lenN)
 	}
-	for _, e := range c.values.top(topK) {
+	top := c.values.top
+	if c.kind != columnar.Text {
+		top = c.topNums
+	}
+	for _, e := range top(topK) {
 		v := string(e.key)
 		if e.n > len(e.key) {
 			v += "…"

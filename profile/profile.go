@@ -199,6 +199,7 @@ func (p *Profiler) Add(values []string, null []bool) {
 		v := ""
 		if !isNull {
 			v = values[i]
+			p.cols[i].toText()
 		}
 		rh = p.chainCell(rh, i, p.cols[i].addCell(v, isNull))
 	}
@@ -227,6 +228,15 @@ func (p *Profiler) Columns() int { return len(p.cols) }
 func (p *Profiler) AddColumn(i int, cells *columnar.Column, hashes []uint64) {
 	c := &p.cols[i]
 	hashes = hashes[:cells.Len()]
+	if cells.Kind != columnar.Text {
+		if c.takesKind(cells.Kind) {
+			c.addNums(cells, hashes)
+			return
+		}
+		cells = asText(cells)
+	} else {
+		c.toText()
+	}
 	if c.steady() {
 		c.addSteady(cells, hashes)
 		return

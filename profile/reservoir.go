@@ -28,10 +28,17 @@ func (r *reservoir) cut(v string) string {
 }
 
 func (r *reservoir) add(v string) {
-	r.seen++
-	if r.seen >= r.next {
+	if r.offer() {
 		r.take(v)
 	}
+}
+
+// offer counts one more item and reports whether it enters the sample: the
+// caller then takes it. A caller that makes the item's text only for the
+// sample makes it only then.
+func (r *reservoir) offer() bool {
+	r.seen++
+	return r.seen >= r.next
 }
 
 func (r *reservoir) take(v string) {

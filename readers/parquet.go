@@ -322,7 +322,8 @@ type arrowRows struct {
 type arrowLeaf struct {
 	parents  []arrow.Array // enclosing structs, outermost first
 	arr      arrow.Array
-	nullable bool // whether null must ask arr and parents
+	nullable bool          // whether null must ask arr and parents
+	kind     columnar.Kind // how batches hold its values (typedKind)
 
 	// A dictionary array no longer than the record has its dictionary
 	// formatted once, and each row copies its value's text by index.
@@ -671,7 +672,7 @@ func (ar *arrowRows) bindLeaves() {
 		// null where its value is), so it is always asked.
 		_, ext := arr.(array.ExtensionArray)
 		nullable = nullable || ext || arr.NullN() > 0
-		leaf := arrowLeaf{parents: parents, arr: arr, nullable: nullable}
+		leaf := arrowLeaf{parents: parents, arr: arr, nullable: nullable, kind: typedKind(arr.DataType(), ar.p.opt.MaxFieldBytes)}
 		if d, ok := arr.(*array.Dictionary); ok && d.Dictionary().Len() <= n && ar.dicts[c].format(d.Dictionary()) {
 			leaf.dict, leaf.dictText = d, &ar.dicts[c]
 		}

@@ -98,6 +98,10 @@ func (r *parquetReader) convertRows(b *columnar.Batch, n int) bool {
 // the first value longer than maxValue: a record of a long dictionary value
 // repeated would otherwise take gigabytes before any check.
 func (l *arrowLeaf) appendRows(col *columnar.Column, from, n, maxValue int) {
+	if l.kind != columnar.Text && col.CanType(l.kind) {
+		l.appendNums(col, l.kind, from, n)
+		return
+	}
 	// Append to local copies of the column's slices and store them back
 	// once: storing them into the column per value costs a write barrier
 	// each time while the collector runs, which is often.

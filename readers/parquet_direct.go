@@ -67,6 +67,7 @@ func newDirectRows(p *parquetReader, cols []arrowColumn) *directRows {
 			return nil
 		}
 		dc.maxValue = p.opt.MaxFieldBytes
+		dc.typed = typedKind(c.typ, dc.maxValue)
 		dr.decs[i].directColumn = dc
 	}
 	return dr
@@ -307,6 +308,10 @@ func (r *parquetReader) leaveDirect() {
 func appendBatchRows(dst, src *columnar.Batch, from, n int) {
 	for c := range src.Cols {
 		s, d := &src.Cols[c], &dst.Cols[c]
+		if s.Kind != columnar.Text || d.Kind != columnar.Text {
+			appendCells(d, s, from, n)
+			continue
+		}
 		start := int32(0)
 		if from > 0 {
 			start = s.Ends[from-1]
@@ -321,5 +326,21 @@ func appendBatchRows(dst, src *columnar.Batch, from, n int) {
 			d.Ends = append(d.Ends, e+shift)
 		}
 		d.Nulls = append(d.Nulls, s.Nulls[from:from+n]...)
+	}
+}
+
+// appendCells appends cells [from, from+n) of src to dst one by one, for
+// columns of which one is typed.
+func appendCells(dst, src *columnar.Column, from, n int) {
+	for r := from; r < from+n; r++ {
+		switch {
+		case src.Nulls[r]:
+			dst.AppendNull()
+		case src.Kind != columnar.Text:
+			dst.AppendNum(src.Kind, src.Nums[r])
+		default:
+			v, _ := src.Cell(r)
+			dst.AppendString(v)
+		}
 	}
 }

@@ -43,6 +43,7 @@ const (
 type directColumn struct {
 	kind     pqKind
 	unit     arrow.TimeUnit // of a pqTimestamp
+	typed    columnar.Kind  // how batches hold its values (typedKind)
 	nullable bool           // the maximum definition level is 1, not 0
 	maxValue int            // the longest value's text allowed (MaxFieldBytes)
 }
@@ -68,7 +69,9 @@ type chunkDecoder struct {
 	left  int64 // bytes of the chunk not read yet
 
 	body, page  []byte    // the page as stored, and decompressed
-	dict        formatted // the dictionary's values, formatted
+	dict        formatted // the dictionary's values, formatted (text columns)
+	dictNums    []int64   // the dictionary's values (typed columns)
+	dictSize    int       // values in the dictionary
 	valueBytes  int       // text per value in the last rows appended
 	hasDict     bool
 	dictName    uint64 // names dict for the batch columns' codes
@@ -124,6 +127,12 @@ const maxReserve = 16 << 20
 
 // appendRows appends the next n values of the chunk to col.
 func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
+	if d.typed != columnar.Text {
+		if !col.CanType(d.typed) { // never on the direct path's own batches
+			return directErrorf("a typed column's batch holds text")
+		}
+		return d.appendNums(col, n)
+	}
 	// Room for the rows at once, by the size of the last rows' values:
 	// append grows large slices by a quarter at a time, each time copying
 	// them into fresh memory.
@@ -292,7 +301,7 @@ func (d *chunkDecoder) nextLevels(k int) (defs, idx []uint32, err error) {
 		return nil, nil, err
 	}
 	for _, v := range d.idx {
-		if int(v) >= len(d.dict.ends) {
+		if int(v) >= d.dictSize {
 			return nil, nil, directErrorf("dictionary index out of range")
 		}
 	}
@@ -308,6 +317,63 @@ func (d *chunkDecoder) finish() error {
 	}
 	if d.levels > 0 {
 		return directErrorf("the column chunk holds more values than its row group has rows")
+	}
+	return nil
+}
+
+// plainNum decodes the next PLAIN value of a typed column.
+func (d *chunkDecoder) plainNum() (int64, error) {
+	p := d.plain
+	switch d.kind {
+	case pqInt32, pqDate:
+		if len(p) < 4 {
+			return 0, directErrorf("PLAIN values run short")
+		}
+		d.plain = p[4:]
+		return int64(int32(binary.LittleEndian.Uint32(p))), nil
+	case pqInt64, pqTimestamp:
+		if len(p) < 8 {
+			return 0, directErrorf("PLAIN values run short")
+		}
+		d.plain = p[8:]
+		return int64(binary.LittleEndian.Uint64(p)), nil
+	}
+	return 0, directErrorf("value kind %d is not typed", d.kind)
+}
+
+// appendNums appends the next n values of the chunk of a typed column to
+// col, which CanType(d.typed), as values.
+func (d *chunkDecoder) appendNums(col *columnar.Column, n int) error {
+	col.SetKind(d.typed)
+	nums, ends, nulls := slices.Grow(col.Nums, n), slices.Grow(col.Ends, n), slices.Grow(col.Nulls, n)
+	defer func() { col.Nums, col.Ends, col.Nulls = nums, ends, nulls }()
+	for n > 0 {
+		if d.levels == 0 {
+			if err := d.nextPage(); err != nil {
+				return err
+			}
+			continue
+		}
+		k := min(n, d.levels)
+		d.levels -= k
+		n -= k
+		defs, idx, err := d.nextLevels(k)
+		if err != nil {
+			return err
+		}
+		for j := range k {
+			if defs != nil && defs[j] == 0 {
+				nums, ends, nulls = append(nums, 0), append(ends, 0), append(nulls, true)
+				continue
+			}
+			var v int64
+			if idx != nil {
+				v, idx = d.dictNums[idx[0]], idx[1:]
+			} else if v, err = d.plainNum(); err != nil {
+				return err
+			}
+			nums, ends, nulls = append(nums, v), append(ends, 0), append(nulls, false)
+		}
 	}
 	return nil
 }
@@ -439,6 +505,9 @@ func (d *chunkDecoder) readDictionary(h pageHeader) error {
 		return err
 	}
 	d.plain, d.bit = page, 0
+	if d.typed != columnar.Text {
+		return d.readNumDictionary(int(h.numValues))
+	}
 	d.dict.text, d.dict.ends = d.dict.text[:0], d.dict.ends[:0]
 	if cap(d.dict.ends) < int(h.numValues) && int(h.numValues) <= len(page) { // each value takes a byte at least (a bit for booleans)
 		d.dict.ends = make([]int, 0, h.numValues)
@@ -456,8 +525,26 @@ func (d *chunkDecoder) readDictionary(h pageHeader) error {
 		d.dictLongest = max(d.dictLongest, end-start)
 		start = end
 	}
-	d.hasDict = true
+	d.hasDict, d.dictSize = true, len(d.dict.ends)
 	d.dictName, d.coded = columnar.NewDict(), len(d.dict.ends) <= maxCodedDict
+	return nil
+}
+
+// readNumDictionary decodes the n values of a typed column's dictionary
+// page, which d.plain holds.
+func (d *chunkDecoder) readNumDictionary(n int) error {
+	d.dictNums = d.dictNums[:0]
+	if n > len(d.plain) { // each value takes 4 bytes at least
+		return directErrorf("PLAIN values run short")
+	}
+	for range n {
+		v, err := d.plainNum()
+		if err != nil {
+			return err
+		}
+		d.dictNums = append(d.dictNums, v)
+	}
+	d.hasDict, d.dictSize, d.coded = true, n, false
 	return nil
 }
 

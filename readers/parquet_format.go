@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/dqs/dqs/columnar"
 )
 
 // Value formatting shared by the Parquet readers:
@@ -89,7 +90,7 @@ func appendShortDecimal(dst []byte, v float64) ([]byte, bool) {
 		if k == 0 {
 			return dst, true
 		}
-		return appendPadded(append(dst, '.'), mi%pow10u[k], k), true
+		return columnar.AppendPadded(append(dst, '.'), mi%pow10u[k], k), true
 	}
 	return dst, false
 }
@@ -106,106 +107,23 @@ func appendTimestamp(dst []byte, t time.Time) []byte {
 
 func formatTimestamp(t time.Time) string { return string(appendTimestamp(nil, t)) }
 
-// appendPadded appends v, which has at most width digits, as exactly width
-// digits, with leading zeros.
-func appendPadded(dst []byte, v uint64, width int) []byte {
-	start := len(dst)
-	for range width {
-		dst = append(dst, '0')
-	}
-	for i := start + width - 1; v > 0; i-- {
-		dst[i] = byte('0' + v%10)
-		v /= 10
-	}
-	return dst
-}
-
 // appendUnixTimestamp appends the instant v units after the epoch as
-// appendTimestamp does, digit by digit for years 0 to 9999 (three times
-// faster than through time.Time), through appendTimestamp for others.
+// appendTimestamp does.
 func appendUnixTimestamp(dst []byte, v int64, unit arrow.TimeUnit) []byte {
-	perSecond := unitsPerSecond(unit)
-	sec, frac := v/perSecond, v%perSecond
-	if frac < 0 {
-		sec, frac = sec-1, frac+perSecond
-	}
-	const minSec, maxSec = -62167219200, 253402300799 // 0000-01-01, 9999-12-31T23:59:59
-	if sec < minSec || sec > maxSec {
-		return appendTimestamp(dst, arrow.Timestamp(v).ToTime(unit))
-	}
-	days, sod := sec/86400, sec%86400
-	if sod < 0 {
-		days, sod = days-1, sod+86400
-	}
-	dst = appendEpochDate(dst, days)
-	h, m, s := sod/3600, sod/60%60, sod%60
-	dst = append(dst, 'T', byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10),
-		':', byte('0'+s/10), byte('0'+s%10))
-	if frac != 0 {
-		// Nanoseconds, without trailing zeros, as RFC3339Nano writes them.
-		ns := frac * (1e9 / perSecond)
-		digits := 9
-		for ns%10 == 0 {
-			ns /= 10
-			digits--
-		}
-		dst = appendPadded(append(dst, '.'), uint64(ns), digits)
-	}
-	return append(dst, 'Z')
+	return columnar.AppendTimestamp(dst, v, unitsPerSecond(unit))
 }
 
-// appendDate appends t's date in UTC as 2006-01-02. Years 0 to 9999 are
-// written digit by digit, which is what the layout gives them but twice as
-// fast; other years take the layout's own (signed, unpadded) path.
+// appendDate appends t's date in UTC as 2006-01-02.
 func appendDate(dst []byte, t time.Time) []byte {
-	t = t.UTC()
-	y, m, d := t.Date()
-	if y < 0 || y > 9999 {
-		return t.AppendFormat(dst, dateLayout)
+	days := t.Unix() / 86400
+	if t.Unix()%86400 < 0 {
+		days--
 	}
-	return appendYMD(dst, int64(y), int64(m), int64(d))
-}
-
-// appendYMD appends a date of years 0 to 9999 as 2006-01-02.
-func appendYMD(dst []byte, y, m, d int64) []byte {
-	return append(dst, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10),
-		'-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
+	return columnar.AppendDate(dst, days)
 }
 
 // appendEpochDate appends the date days days after 1970-01-01.
-func appendEpochDate(dst []byte, days int64) []byte {
-	const minDays, maxDays = -719528, 2932896 // 0000-01-01, 9999-12-31
-	if days < minDays || days > maxDays {
-		return appendDate(dst, time.Unix(days*86400, 0))
-	}
-	y, m, d := civilFromDays(days)
-	return appendYMD(dst, y, m, d)
-}
-
-// civilFromDays returns the proleptic Gregorian date days days after
-// 1970-01-01 (Howard Hinnant's days_from_civil, inverted), for days from
-// year 0 on.
-func civilFromDays(days int64) (y, m, d int64) {
-	z := days + 719468 // days since 0000-03-01
-	era := z / 146097
-	if z < 0 {
-		era = (z - 146096) / 146097
-	}
-	doe := z - era*146097                                  // [0, 146096]
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
-	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365], from March 1
-	mp := (5*doy + 2) / 153                                // [0, 11], March = 0
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	y = yoe + era*400
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
+func appendEpochDate(dst []byte, days int64) []byte { return columnar.AppendDate(dst, days) }
 
 func formatEpochDate(days int64) string { return string(appendEpochDate(nil, days)) }
 
