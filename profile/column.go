@@ -111,7 +111,7 @@ func (c *column) addCoded(cells *columnar.Column, hashes []uint64) {
 		clear(cc.entry)
 	}
 	for r := range hashes {
-		v, null := cells.Cell(r)
+		v, null := cells.TextCell(r)
 		code := int(cells.Codes[r])
 		exact := !null && !c.folded && c.hll == nil
 		if exact && code >= 0 && code < len(cc.entry) && cc.entry[code] != 0 {
@@ -153,7 +153,7 @@ func (c *column) steady() bool { return c.folded && c.hll != nil }
 func (c *column) addSteady(cells *columnar.Column, hashes []uint64) {
 	nulls := cells.Nulls[:len(hashes)]
 	for r := range hashes {
-		v, null := cells.Cell(r)
+		v, null := cells.TextCell(r)
 		if null {
 			hashes[r] = nullHash
 			c.nulls++
@@ -165,7 +165,7 @@ func (c *column) addSteady(cells *columnar.Column, hashes []uint64) {
 	for r, h := range hashes {
 		if !nulls[r] {
 			c.nonNull++
-			v, _ := cells.Cell(r)
+			v, _ := cells.TextCell(r)
 			if c.values.add(h, v) == ssCollision {
 				c.collided = true
 			}
@@ -177,7 +177,7 @@ func (c *column) addSteady(cells *columnar.Column, hashes []uint64) {
 		}
 	}
 	for r := range hashes {
-		if v, null := cells.Cell(r); !null && !c.observe(v, 1) {
+		if v, null := cells.TextCell(r); !null && !c.observe(v, 1) {
 			c.sample.add(v)
 		}
 	}

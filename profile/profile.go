@@ -246,7 +246,7 @@ func (p *Profiler) AddColumn(i int, cells *columnar.Column, hashes []uint64) {
 		return
 	}
 	for r := range hashes {
-		hashes[r] = c.addCell(cells.Cell(r))
+		hashes[r] = c.addCell(cells.TextCell(r))
 	}
 }
 
