@@ -5,6 +5,7 @@
 package columnar
 
 import (
+	"math"
 	"sync/atomic"
 	"unsafe"
 )
@@ -52,6 +53,7 @@ type Kind uint8
 const (
 	Text        Kind = iota
 	Int              // a 64-bit integer
+	Float64          // a float64's bits (math.Float64bits); a NaN is math.NaN()'s
 	Date             // days since 1970-01-01
 	TimestampS       // seconds since 1970-01-01T00:00:00Z
 	TimestampMS      // milliseconds since then
@@ -110,9 +112,25 @@ func (c *Column) AppendNum(k Kind, v int64) {
 		return
 	}
 	c.SetKind(k)
+	if k == Float64 {
+		v = CanonicalFloat(v)
+	}
 	c.Nums = append(c.Nums, v)
 	c.Ends = append(c.Ends, 0)
 	c.Nulls = append(c.Nulls, false)
+}
+
+// nanBits is the one NaN a Float64 column holds: NaNs of other payloads,
+// which all read as "NaN", would count as other values.
+var nanBits = int64(math.Float64bits(math.NaN()))
+
+// CanonicalFloat returns the bits of a float64 as a Float64 column holds
+// them: as they are, but for a NaN, which is math.NaN()'s.
+func CanonicalFloat(bits int64) int64 {
+	if bits&0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && bits&0x000f_ffff_ffff_ffff != 0 {
+		return nanBits
+	}
+	return bits
 }
 
 // toText turns a typed column's values into text.

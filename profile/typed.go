@@ -2,6 +2,7 @@ package profile
 
 import (
 	"encoding/binary"
+	"math"
 	"unsafe"
 
 	"github.com/dqs/dqs/columnar"
@@ -170,6 +171,22 @@ func (c *column) layoutOf(v int64) (int, bool) {
 		return 2*digits + neg, true
 	case columnar.Date:
 		return 0, v >= columnar.MinDay && v <= columnar.MaxDay // parseDate reads the text back
+	case columnar.Float64:
+		// The text is the sign, the integer digits and k decimals.
+		f := math.Float64frombits(uint64(v))
+		_, k, ok := columnar.ShortDecimal(f)
+		if !ok {
+			return 0, false
+		}
+		digits := 1
+		for whole := uint64(math.Abs(f)); whole >= 10; whole /= 10 {
+			digits++
+		}
+		layout := 2 * (digits + 32*k)
+		if f < 0 {
+			layout++
+		}
+		return layout, true
 	}
 	sec, nsec, ok := c.instant(v)
 	if !ok || sec < columnar.MinSec || sec > columnar.MaxSec { // parseDatetime reads it back
@@ -244,18 +261,16 @@ func (c *column) observeNum(v int64, w int64) {
 func (c *column) addTypedNum(v int64, w int64) {
 	switch c.kind {
 	case columnar.Int:
-		if c.nInt == 0 {
-			c.intMin, c.intMax = v, v
-		} else {
-			c.intMin, c.intMax = min(c.intMin, v), max(c.intMax, v)
+		c.addTypedInt(v, w)
+	case columnar.Float64:
+		// What addTyped does with the text: a whole number (no decimals)
+		// reads as an integer, any other as a decimal.
+		f := math.Float64frombits(uint64(v))
+		if f == math.Trunc(f) {
+			c.addTypedInt(int64(f), w)
+			return
 		}
-		c.nInt += w
-		c.addNumber(float64(v), w)
-		if v == 0 || v == 1 {
-			c.nBool += w
-			c.hasTrue = c.hasTrue || v == 1
-			c.hasFalse = c.hasFalse || v == 0
-		}
+		c.addNumber(f, w)
 	case columnar.Date: // ISO dates: both readings agree
 		c.nDate += w
 		c.observeExtreme(&c.dateDMY, v, 0, v)
@@ -264,6 +279,22 @@ func (c *column) addTypedNum(v int64, w int64) {
 		sec, nsec, _ := c.instant(v)
 		c.nDT += w
 		c.observeExtreme(&c.datetime, sec, nsec, v)
+	}
+}
+
+// addTypedInt is addTyped for the text of the integer v.
+func (c *column) addTypedInt(v int64, w int64) {
+	if c.nInt == 0 {
+		c.intMin, c.intMax = v, v
+	} else {
+		c.intMin, c.intMax = min(c.intMin, v), max(c.intMax, v)
+	}
+	c.nInt += w
+	c.addNumber(float64(v), w)
+	if v == 0 || v == 1 {
+		c.nBool += w
+		c.hasTrue = c.hasTrue || v == 1
+		c.hasFalse = c.hasFalse || v == 0
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/dqs/dqs/columnar"
 )
 
-var typedKinds = []columnar.Kind{columnar.Int, columnar.Date, columnar.TimestampS, columnar.TimestampMS, columnar.TimestampUS, columnar.TimestampNS}
+var typedKinds = []columnar.Kind{columnar.Int, columnar.Float64, columnar.Date, columnar.TimestampS, columnar.TimestampMS, columnar.TimestampUS, columnar.TimestampNS}
 
 // typedValues returns n cells of kind k (nulls among them) drawn from about
 // distinct values: mostly of common layouts, some of every other one the
@@ -32,6 +32,20 @@ func typedValues(k columnar.Kind, n, distinct int, seed uint64) (nums []int64, n
 			default:
 				pool[i] = rng.Int64N(1e9)
 			}
+		case columnar.Float64:
+			var f float64
+			switch rng.IntN(10) {
+			case 0: // whole numbers read as integers; 1 as a boolean too
+				f = float64(rng.IntN(100) - 50)
+			case 1: // zeros, the infinities, NaNs (of any payload), exponents
+				f = []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(),
+					math.Float64frombits(0x7ff8_0000_0000_0001), 1e-7, 3.5e21, 123456789.5, 9.999e-5}[rng.IntN(10)]
+			case 2: // any magnitude
+				f = math.Pow(10, rng.Float64()*12-6) * (rng.Float64() - 0.5)
+			default: // amounts and scores: a few decimals
+				f = float64(rng.Int64N(10_000_000)-1_000_000) / []float64{1, 10, 100, 1000}[rng.IntN(4)]
+			}
+			pool[i] = int64(math.Float64bits(f))
 		case columnar.Date:
 			pool[i] = rng.Int64N(40_000) - 10_000
 			if rng.IntN(20) == 0 {

@@ -331,12 +331,16 @@ func (d *chunkDecoder) plainNum() (int64, error) {
 		}
 		d.plain = p[4:]
 		return int64(int32(binary.LittleEndian.Uint32(p))), nil
-	case pqInt64, pqTimestamp:
+	case pqInt64, pqTimestamp, pqDouble:
 		if len(p) < 8 {
 			return 0, directErrorf("PLAIN values run short")
 		}
 		d.plain = p[8:]
-		return int64(binary.LittleEndian.Uint64(p)), nil
+		v := int64(binary.LittleEndian.Uint64(p))
+		if d.kind == pqDouble {
+			v = columnar.CanonicalFloat(v)
+		}
+		return v, nil
 	}
 	return 0, directErrorf("value kind %d is not typed", d.kind)
 }

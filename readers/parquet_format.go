@@ -38,61 +38,9 @@ const (
 // reports whether the text is a JSON number (not NaN or an infinity).
 func appendFloat(dst []byte, v float64, bits int) ([]byte, bool) {
 	if bits == 64 {
-		if out, ok := appendShortDecimal(dst, v); ok {
-			return out, true
-		}
+		return columnar.AppendFloat64(dst, v), !math.IsNaN(v) && !math.IsInf(v, 0)
 	}
 	return strconv.AppendFloat(dst, v, 'g', -1, bits), !math.IsNaN(v) && !math.IsInf(v, 0)
-}
-
-// Powers of ten, exact in both forms.
-var (
-	pow10f = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-	pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-)
-
-// appendShortDecimal appends v as strconv.AppendFloat(v, 'g', -1, 64)
-// would, for the values it writes without an exponent that have a short
-// decimal form (amounts, scores, measures): a few times faster than the
-// general shortest-digits search. It reports false for any other value.
-//
-// It looks for the fewest decimals k for which m = round(v·10^k) gives back
-// v as m/10^k. Both operands of that division are exact and the division
-// rounds correctly, so the test is exactly "the decimal m·10^-k reads back
-// as v". While v·10^k < 2^50, v's spacing scaled by 10^k is under 1/4 and
-// the product's rounding error under 1/8, so m is the only k-decimal
-// number that could read back as v: the first k that passes gives the
-// shortest digits, which are what strconv writes.
-func appendShortDecimal(dst []byte, v float64) ([]byte, bool) {
-	a := math.Abs(v)
-	if !(a >= 1e-4 && a < 1e6) { // NaN fails too
-		return dst, false
-	}
-	for k := range len(pow10f) {
-		x := a * pow10f[k]
-		if x >= 1<<50 {
-			return dst, false
-		}
-		m := math.Round(x)
-		if m/pow10f[k] != a {
-			continue
-		}
-		// strconv uses an exponent below 1e-4 and from 1e6 on, of the
-		// decimal it writes.
-		mi := uint64(m)
-		if (k >= 4 && mi < pow10u[k-4]) || (k+6 < len(pow10u) && mi >= pow10u[k+6]) {
-			return dst, false
-		}
-		if v < 0 {
-			dst = append(dst, '-')
-		}
-		dst = strconv.AppendUint(dst, mi/pow10u[k], 10)
-		if k == 0 {
-			return dst, true
-		}
-		return columnar.AppendPadded(append(dst, '.'), mi%pow10u[k], k), true
-	}
-	return dst, false
 }
 
 func formatFloat(v float64, bits int) string {

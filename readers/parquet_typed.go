@@ -1,13 +1,15 @@
 package readers
 
 import (
+	"math"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/dqs/dqs/columnar"
 )
 
-// Typed columns. NextBatch hands over Parquet columns of integers, dates
-// and timestamps as values (columnar.Column.Nums), not text: the profiler
+// Typed columns. NextBatch hands over Parquet columns of integers, doubles,
+// dates and timestamps as values (columnar.Column.Nums), not text: the profiler
 // hashes and counts the 8-byte values and formats only those it shows,
 // which saves formatting every value here and reading it back there.
 // Both the direct path and the Arrow path do so for exactly the Arrow
@@ -22,8 +24,8 @@ import (
 const maxTypedText = 64
 
 // typedKind is the kind of the batch columns made of an Arrow array of
-// type t: columnar.Text unless t is INT32, INT64, DATE32 or TIMESTAMP (a
-// dictionary of them is text, as are their extension types).
+// type t: columnar.Text unless t is INT32, INT64, FLOAT64, DATE32 or
+// TIMESTAMP (a dictionary of them is text, as are their extension types).
 func typedKind(t arrow.DataType, maxValue int) columnar.Kind {
 	if maxValue < maxTypedText {
 		return columnar.Text
@@ -31,6 +33,8 @@ func typedKind(t arrow.DataType, maxValue int) columnar.Kind {
 	switch t.ID() {
 	case arrow.INT32, arrow.INT64:
 		return columnar.Int
+	case arrow.FLOAT64:
+		return columnar.Float64
 	case arrow.DATE32:
 		return columnar.Date
 	case arrow.TIMESTAMP:
@@ -58,6 +62,8 @@ func arrowNum(arr arrow.Array, i int) int64 {
 		return int64(a.Value(i))
 	case *array.Int64:
 		return a.Value(i)
+	case *array.Float64:
+		return columnar.CanonicalFloat(int64(math.Float64bits(a.Value(i))))
 	case *array.Date32:
 		return int64(a.Value(i))
 	case *array.Timestamp:

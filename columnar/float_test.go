@@ -1,4 +1,4 @@
-package readers
+package columnar
 
 import (
 	"math"
@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-// appendFloat must write every float64 exactly as strconv's shortest 'g'
-// does, whichever path it takes.
-func TestAppendFloatMatchesStrconv(t *testing.T) {
+// AppendFloat64 must write every float64 exactly as strconv's shortest
+// 'g' does, whichever path it takes.
+func TestAppendFloat64MatchesStrconv(t *testing.T) {
 	check := func(v float64) {
 		t.Helper()
-		got, _ := appendFloat(nil, v, 64)
+		got := AppendFloat64(nil, v)
 		if want := strconv.FormatFloat(v, 'g', -1, 64); string(got) != want {
-			t.Fatalf("appendFloat(%b) = %q, want %q", v, got, want)
+			t.Fatalf("AppendFloat64(%b) = %q, want %q", v, got, want)
 		}
 	}
 	for _, v := range []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 0.2, 0.3, 1e-4, 1e-5, 9.999e-5, 0.0001234,
@@ -51,7 +51,7 @@ func TestAppendFloatMatchesStrconv(t *testing.T) {
 	}
 }
 
-func BenchmarkAppendFloat(b *testing.B) {
+func BenchmarkAppendFloat64(b *testing.B) {
 	vals := make([]float64, 1024)
 	rng := rand.New(rand.NewSource(1))
 	for i := range vals {
@@ -59,6 +59,6 @@ func BenchmarkAppendFloat(b *testing.B) {
 	}
 	var buf []byte
 	for i := 0; i < b.N; i++ {
-		buf, _ = appendFloat(buf[:0], vals[i%len(vals)], 64)
+		buf = AppendFloat64(buf[:0], vals[i%len(vals)])
 	}
 }
