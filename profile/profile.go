@@ -234,7 +234,8 @@ func (p *Profiler) AddColumn(i int, cells *columnar.Column, hashes []uint64) {
 			return
 		}
 		cells = asText(cells)
-	} else {
+	} else if c.kind != columnar.Text && !cells.CanType(c.kind) {
+		// Text cells, not only nulls (which are of any kind).
 		c.toText()
 	}
 	if c.steady() {

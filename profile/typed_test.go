@@ -275,3 +275,20 @@ func profileDiff(a, b *Profile) string {
 	}
 	return out
 }
+
+// Cells that are all null have no kind: a batch of them as text leaves a
+// typed column typed, and rows equal across it stay duplicates.
+func TestTypedLaneNullBatch(t *testing.T) {
+	typed := &columnar.Column{}
+	typed.AppendNum(columnar.Int, 1)
+	typed.AppendNum(columnar.Int, 2)
+	nulls := &columnar.Column{}
+	nulls.AppendNull()
+	p := profileColumns([]*columnar.Column{typed, nulls, typed}, Options{})
+	if p.cols[0].kind != columnar.Int {
+		t.Errorf("kind %d after a batch of nulls, want %d", p.cols[0].kind, columnar.Int)
+	}
+	if got := p.Result(); got.DuplicateRows != 2 || got.Columns[0].Nulls != 1 {
+		t.Errorf("duplicates %d, nulls %d; want 2 and 1", got.DuplicateRows, got.Columns[0].Nulls)
+	}
+}

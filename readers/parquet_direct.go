@@ -332,6 +332,9 @@ func appendBatchRows(dst, src *columnar.Batch, from, n int) {
 // appendCells appends cells [from, from+n) of src to dst one by one, for
 // columns of which one is typed.
 func appendCells(dst, src *columnar.Column, from, n int) {
+	if src.Kind != columnar.Text && dst.CanType(src.Kind) {
+		dst.SetKind(src.Kind) // a run of nulls is typed too
+	}
 	for r := from; r < from+n; r++ {
 		switch {
 		case src.Nulls[r]:

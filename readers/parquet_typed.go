@@ -72,9 +72,10 @@ func arrowNum(arr arrow.Array, i int) int64 {
 	panic("arrowNum of an array of type " + arr.DataType().String())
 }
 
-// appendNums appends rows [from, from+n) of the leaf, of kind k, to col
-// as values.
+// appendNums appends rows [from, from+n) of the leaf, of kind k, to col,
+// which CanType(k), as values.
 func (l *arrowLeaf) appendNums(col *columnar.Column, k columnar.Kind, from, n int) {
+	col.SetKind(k) // a run of nulls is typed too, as on the direct path
 	for i := from; i < from+n; i++ {
 		if l.null(i) {
 			col.AppendNull()
