@@ -171,14 +171,19 @@ func (c *column) addSteady(cells *columnar.Column, hashes []uint64) {
 			}
 		}
 	}
-	for r, h := range hashes {
-		if !nulls[r] {
-			c.hll.InsertHash(h)
-		}
-	}
+	c.addHLL(hashes, nulls)
 	for r := range hashes {
 		if v, null := cells.TextCell(r); !null && !c.observe(v, 1) {
 			c.sample.add(v)
+		}
+	}
+}
+
+// addHLL adds the hashes of the cells that are not null to the HLL.
+func (c *column) addHLL(hashes []uint64, nulls []bool) {
+	for r, h := range hashes {
+		if !nulls[r] {
+			c.hll.InsertHash(h)
 		}
 	}
 }

@@ -125,11 +125,7 @@ func (c *column) addNumsSteady(nums []int64, nulls []bool, hashes []uint64) {
 			}
 		}
 	}
-	for r, h := range hashes {
-		if !nulls[r] {
-			c.hll.InsertHash(h)
-		}
-	}
+	c.addHLL(hashes, nulls)
 	for r, v := range nums {
 		if !nulls[r] {
 			c.observeNum(v, 1)

@@ -157,19 +157,11 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 		return true
 	}
 	for n > 0 {
-		if d.levels == 0 {
-			if err := d.nextPage(); err != nil {
-				return err
-			}
-			continue
-		}
-		k := min(n, d.levels)
-		d.levels -= k
-		n -= k
-		defs, idx, err := d.nextLevels(k)
+		k, defs, idx, err := d.nextWindow(n)
 		if err != nil {
 			return err
 		}
+		n -= k
 		coded := idx != nil && coding()
 		if defs == nil && idx != nil {
 			// No nulls, dictionary-encoded: the common page, in a loop
@@ -274,6 +266,21 @@ func appendFalse(s []bool, n int) []bool {
 	return s
 }
 
+// nextWindow decodes the levels and indices of the next k values, up to n
+// and within one data page (reading pages up to one that holds values),
+// as nextLevels gives them.
+func (d *chunkDecoder) nextWindow(n int) (k int, defs, idx []uint32, err error) {
+	for d.levels == 0 {
+		if err := d.nextPage(); err != nil {
+			return 0, nil, nil, err
+		}
+	}
+	k = min(n, d.levels)
+	d.levels -= k
+	defs, idx, err = d.nextLevels(k)
+	return k, defs, idx, err
+}
+
 // nextLevels decodes the definition levels of the page's next k values (nil
 // when the column is required) and, on a dictionary-encoded page, the
 // indices of those that are not null (nil otherwise).
@@ -352,19 +359,11 @@ func (d *chunkDecoder) appendNums(col *columnar.Column, n int) error {
 	nums, ends, nulls := slices.Grow(col.Nums, n), slices.Grow(col.Ends, n), slices.Grow(col.Nulls, n)
 	defer func() { col.Nums, col.Ends, col.Nulls = nums, ends, nulls }()
 	for n > 0 {
-		if d.levels == 0 {
-			if err := d.nextPage(); err != nil {
-				return err
-			}
-			continue
-		}
-		k := min(n, d.levels)
-		d.levels -= k
-		n -= k
-		defs, idx, err := d.nextLevels(k)
+		k, defs, idx, err := d.nextWindow(n)
 		if err != nil {
 			return err
 		}
+		n -= k
 		for j := range k {
 			if defs != nil && defs[j] == 0 {
 				nums, ends, nulls = append(nums, 0), append(ends, 0), append(nulls, true)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 	"github.com/dqs/dqs/columnar"
 )
 
-// NextBatch hands INT32, INT64, DATE32 and TIMESTAMP columns over as
+// NextBatch hands INT32, INT64, FLOAT64, DATE32 and TIMESTAMP columns over as
 // values (columnar.Column.Nums), through the direct path and the Arrow path
 // alike; Next gives text. The text of every typed cell must be what Next
 // gives for it.
@@ -712,4 +713,445 @@ func pqCheckEncodings(t *testing.T, data []byte, cols int, dict bool) {
 			}
 		}
 	}
+}
+
+// Doubles. A FLOAT64 column is a batch column of kind columnar.Float64
+// whose values are the doubles' bits, any NaN as math.NaN()'s bits; the
+// text of every cell is Next's, which is strconv's shortest form.
+
+// pqFloatSchema has a nullable and a required double, the row number
+// ("id", which the checks use to find a row's written value) and a text
+// column.
+var pqFloatSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "measure", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "label", Type: arrow.BinaryTypes.String, Nullable: true},
+}, nil)
+
+var pqFloatKinds = []columnar.Kind{columnar.Float64, columnar.Float64, columnar.Int, columnar.Text}
+
+// pqFloatCols are pqFloatSchema's doubles; pqFloatID is its row number.
+var pqFloatCols = []int{0, 1}
+
+const pqFloatID = 2
+
+// pqNaNs are NaNs of several payloads. Go's math.NaN() is 0x7ff8000000000001;
+// 0x7ff8000000000000 is the quiet NaN most other writers make and
+// 0xfff8000000000000 the one x86 makes of 0/0; 0x7ff0000000000001 is a
+// signalling NaN.
+var pqNaNs = []uint64{0x7ff8000000000001, 0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001,
+	0xfff0000000000001, 0x7fffffffffffffff, 0x7ff4000000000000}
+
+// pqFloatEdges are the doubles whose text is worth checking: amounts with
+// 0 to 4 decimals, whole numbers, zeros, infinities, NaNs, the extremes,
+// and values around the bounds where strconv changes to an exponent.
+var pqFloatEdges = func() []float64 {
+	v := []float64{
+		19.99, -19.99, 1234.5, 0.1, 0.2, 3.141, 2.7183, -45.67, 0.05, 100.25, 12.3456, -0.0001, 0.0012, 7.5,
+		1, -1, 2, 42, -7, 100, 1e5, 999999, 123456789, 1e15, 1e16, 1e21, 1 << 53, (1 << 53) + 2, -(1 << 62),
+		0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1),
+		5e-324, -5e-324, 2.2250738585072014e-308, 1.5e300, -1.5e300, math.MaxFloat64, -math.MaxFloat64,
+		999999.9999, -999999.9999, 999999.99999999, math.Nextafter(1e6, 0), 1e6, -1e6, math.Nextafter(1e6, 2e6), 999999.5,
+		1e-4, -1e-4, math.Nextafter(1e-4, 0), math.Nextafter(1e-4, 1), 0.00009999, 9.9999e-5, 0.00010001, 1e-5,
+		0.1 + 0.2, 1.0 / 3, 2.0 / 3, 1e-7, 123456789.125,
+	}
+	for _, b := range pqNaNs {
+		v = append(v, math.Float64frombits(b))
+	}
+	return v
+}()
+
+var pqPow10 = []float64{1, 10, 100, 1000, 10000}
+
+// pqFloatValue returns a double: from pqFloatEdges alone when few (the
+// writer keeps them in a dictionary), else also amounts of 0 to 4
+// decimals, whole numbers, values with short decimals or none in the range
+// strconv writes without an exponent, and any bits at all.
+func pqFloatValue(rng *rand.Rand, few bool) float64 {
+	if few {
+		return pqFloatEdges[rng.Intn(len(pqFloatEdges))]
+	}
+	switch rng.Intn(6) {
+	case 0:
+		return pqFloatEdges[rng.Intn(len(pqFloatEdges))]
+	case 1:
+		return float64(rng.Int63n(2e9)-1e9) / pqPow10[rng.Intn(len(pqPow10))]
+	case 2:
+		return float64(rng.Int63n(2e12) - 1e12)
+	case 3:
+		return (rng.Float64()*2 - 1) * math.Pow(10, float64(rng.Intn(11)-4))
+	case 4:
+		return float64(rng.Int63n(1e10)) / math.Pow(10, float64(rng.Intn(15)))
+	}
+	return math.Float64frombits(rng.Uint64())
+}
+
+// pqWriteFloats writes rows rows of sc (pqFloatSchema, perhaps with a field
+// added) in row groups of rowGroup rows: doubles from pqFloatValue, an
+// eighth of the nullable ones null.
+func pqWriteFloats(t *testing.T, sc *arrow.Schema, rows, rowGroup int, seed int64, few bool, props ...parquet.WriterProperty) []byte {
+	t.Helper()
+	props = append([]parquet.WriterProperty{parquet.WithMaxRowGroupLength(int64(rowGroup))}, props...)
+	return pqWriteRows(t, sc, rows, seed, func(i int, fb array.Builder, rng *rand.Rand, r int) {
+		switch b := fb.(type) {
+		case *array.Float64Builder:
+			if sc.Field(i).Nullable && rng.Intn(8) == 0 {
+				b.AppendNull()
+			} else {
+				b.Append(pqFloatValue(rng, few))
+			}
+		case *array.Int64Builder:
+			b.Append(int64(r))
+		case *array.StringBuilder:
+			b.Append(pqWords[rng.Intn(len(pqWords))])
+		default:
+			pqAppendRandom(fb, rng, 0)
+		}
+	}, props...)
+}
+
+// pqRawDoubles reads column col of data, a flat DOUBLE column, through the
+// low-level reader: the bits stored for each row, and which rows are null.
+func pqRawDoubles(t *testing.T, data []byte, col int) ([]uint64, []bool) {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	nullable := pf.MetaData().Schema.Column(col).MaxDefinitionLevel() > 0
+	var bits []uint64
+	var nulls []bool
+	values, defs := make([]float64, 1024), make([]int16, 1024)
+	for rg := range pf.NumRowGroups() {
+		cr, err := pf.RowGroup(rg).Column(col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, ok := cr.(*file.Float64ColumnChunkReader)
+		if !ok {
+			t.Fatalf("column %d is read by a %T", col, cr)
+		}
+		for fr.HasNext() {
+			total, n, err := fr.ReadBatch(int64(len(values)), values, defs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := 0
+			for j := range int(total) {
+				if nullable && defs[j] == 0 {
+					bits, nulls = append(bits, 0), append(nulls, true)
+					continue
+				}
+				bits, nulls = append(bits, math.Float64bits(values[k])), append(nulls, false)
+				k++
+			}
+			if k != n {
+				t.Fatalf("column %d: %d values for %d levels, %d of them defined", col, n, total, k)
+			}
+		}
+	}
+	if int64(len(bits)) != pf.NumRows() {
+		t.Fatalf("column %d: %d rows read of %d", col, len(bits), pf.NumRows())
+	}
+	return bits, nulls
+}
+
+// pqFloatResult counts what pqCompareFloats saw in the batches' doubles.
+type pqFloatResult struct {
+	cells      int // non-null cells compared
+	nans       int // NaN cells
+	payloadNaN int // NaN cells whose bits in the file are not math.NaN()'s
+	negZero    int // -0 cells
+	inf        int
+	stored     map[uint64]bool // the bits in the file of the cells compared
+}
+
+// pqCompareFloats reads data with pqTypedCompare, and also fails the test
+// unless every cell of the doubles cols is, in the row the id column idCol
+// names, what the file holds (read by pqRawDoubles): null as stored, its
+// value the stored bits (math.NaN()'s for any NaN), its text strconv's
+// shortest form of the stored double, and the column of kind Float64 in
+// every batch.
+func pqCompareFloats(t *testing.T, data []byte, kinds []columnar.Kind, path pqPath, cols []int, idCol int) (pqTypedResult, pqFloatResult) {
+	t.Helper()
+	raw := make([][]uint64, len(cols))
+	rawNull := make([][]bool, len(cols))
+	for k, c := range cols {
+		raw[k], rawNull[k] = pqRawDoubles(t, data, c)
+	}
+	canonNaN := int64(math.Float64bits(math.NaN()))
+	fr := pqFloatResult{stored: map[uint64]bool{}}
+	res := pqTypedCompare(t, data, Options{}, kinds, path, func(pr *parquetReader, b *columnar.Batch) {
+		ids := &b.Cols[idCol]
+		if ids.Kind != columnar.Int || len(ids.Nums) != b.Rows {
+			t.Fatalf("id column of kind %d with %d values for %d rows", ids.Kind, len(ids.Nums), b.Rows)
+		}
+		for k, c := range cols {
+			col := &b.Cols[c]
+			if col.Kind != columnar.Float64 {
+				t.Fatalf("column %d: kind %d, want Float64", c, col.Kind)
+			}
+			for r := range b.Rows {
+				id := ids.Nums[r]
+				bits, null := raw[k][id], rawNull[k][id]
+				v, cnull := col.Cell(r)
+				if cnull != null {
+					t.Fatalf("column %d, row %d: null %v, stored null %v", c, id, cnull, null)
+				}
+				if null {
+					continue
+				}
+				f := math.Float64frombits(bits)
+				want := int64(bits)
+				if math.IsNaN(f) {
+					want = canonNaN
+					fr.nans++
+					if int64(bits) != canonNaN {
+						fr.payloadNaN++
+					}
+				}
+				if col.Nums[r] != want {
+					t.Fatalf("column %d, row %d: value %#x, stored %#x, want %#x", c, id, uint64(col.Nums[r]), bits, uint64(want))
+				}
+				if s := strconv.FormatFloat(f, 'g', -1, 64); v != s {
+					t.Fatalf("column %d, row %d: text %q, strconv %q (bits %#x)", c, id, v, s, bits)
+				}
+				switch {
+				case bits == 1<<63:
+					fr.negZero++
+				case math.IsInf(f, 0):
+					fr.inf++
+				}
+				fr.stored[bits] = true
+				fr.cells++
+			}
+		}
+	})
+	return res, fr
+}
+
+// pqHasDictionaryPage reports whether any column chunk of column col has a
+// dictionary page.
+func pqHasDictionaryPage(t *testing.T, data []byte, col int) bool {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	for rg := range pf.NumRowGroups() {
+		cc, err := pf.MetaData().RowGroup(rg).ColumnChunk(col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cc.HasDictionaryPage() {
+			return true
+		}
+	}
+	return false
+}
+
+// pqCheckFloatResult fails the test unless the doubles read covered the
+// edge cases: NaNs, -0 and infinities, and, when the file keeps them (a
+// dictionary makes every NaN one), NaNs with other bits than math.NaN()'s.
+func pqCheckFloatResult(t *testing.T, fr pqFloatResult, payloads bool) {
+	t.Helper()
+	if fr.nans == 0 || fr.negZero == 0 || fr.inf == 0 || payloads && fr.payloadNaN == 0 {
+		t.Fatalf("doubles compared: %d cells, %d NaNs (%d not math.NaN()'s), %d -0, %d infinities",
+			fr.cells, fr.nans, fr.payloadNaN, fr.negZero, fr.inf)
+	}
+	t.Logf("doubles compared: %d cells, %d NaNs (%d not math.NaN()'s), %d -0, %d infinities",
+		fr.cells, fr.nans, fr.payloadNaN, fr.negZero, fr.inf)
+}
+
+// (f) Doubles on the direct path, in every page layout.
+func TestParquetTypedFloat64Direct(t *testing.T) {
+	for li, l := range pqDirectLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			data := pqWriteFloats(t, pqFloatSchema, 6000, 2500, int64(li), false, l.props...)
+			res, fr := pqCompareFloats(t, data, pqFloatKinds, pqDirectPath, pqFloatCols, pqFloatID)
+			if res.rows != 6000 || res.typedCells < 6000*2 {
+				t.Fatalf("read %d rows, %d typed cells", res.rows, res.typedCells)
+			}
+			pqCheckFloatResult(t, fr, !pqHasDictionaryPage(t, data, 0) && !pqHasDictionaryPage(t, data, 1))
+		})
+	}
+}
+
+// (f) Doubles on the Arrow path alone: a UINT32 column, which the direct
+// path declines, takes the file there.
+func TestParquetTypedFloat64Arrow(t *testing.T) {
+	sc := pqWithField(pqFloatSchema, arrow.Field{Name: "u", Type: arrow.PrimitiveTypes.Uint32, Nullable: true})
+	kinds := append(append([]columnar.Kind(nil), pqFloatKinds...), columnar.Text)
+	for li, l := range pqDirectLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			data := pqWriteFloats(t, sc, 6000, 2500, int64(li)+10, false, l.props...)
+			res, fr := pqCompareFloats(t, data, kinds, pqArrowPath, pqFloatCols, pqFloatID)
+			if res.rows != 6000 || res.typedCells < 6000*2 {
+				t.Fatalf("read %d rows, %d typed cells", res.rows, res.typedCells)
+			}
+			pqCheckFloatResult(t, fr, !pqHasDictionaryPage(t, data, 0) && !pqHasDictionaryPage(t, data, 1))
+		})
+	}
+}
+
+// (f) Dictionary-encoded and PLAIN doubles, few distinct values (all of
+// them edge cases), on both paths.
+func TestParquetTypedFloat64Encodings(t *testing.T) {
+	for _, dict := range []bool{true, false} {
+		for _, path := range []pqPath{pqDirectPath, pqArrowPath} {
+			sc, kinds := pqFloatSchema, pqFloatKinds
+			name := "plain"
+			if dict {
+				name = "dictionary"
+			}
+			if path == pqArrowPath {
+				sc = pqWithField(sc, arrow.Field{Name: "u", Type: arrow.PrimitiveTypes.Uint32, Nullable: true})
+				kinds = append(append([]columnar.Kind(nil), kinds...), columnar.Text)
+				name += " arrow"
+			} else {
+				name += " direct"
+			}
+			t.Run(name, func(t *testing.T) {
+				data := pqWriteFloats(t, sc, 6000, 2500, 7, true, parquet.WithDictionaryDefault(dict))
+				pqCheckEncodings(t, data, 2, dict)
+				res, fr := pqCompareFloats(t, data, kinds, path, pqFloatCols, pqFloatID)
+				if res.rows != 6000 || res.typedCells < 6000*2 {
+					t.Fatalf("read %d rows, %d typed cells", res.rows, res.typedCells)
+				}
+				pqCheckFloatResult(t, fr, !dict)
+				// Every edge case reached the batches as written: the NaNs
+				// with their own bits in the file unless a dictionary made
+				// them one.
+				for _, f := range pqFloatEdges {
+					if bits := math.Float64bits(f); !fr.stored[bits] && (!dict || !math.IsNaN(f)) {
+						t.Errorf("%v (bits %#x) is in no cell compared", f, bits)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Runs of nulls. A batch column of a typed column that holds nulls alone
+// is still of the column's kind, on every path: the Arrow path's record
+// batches, the direct path's windows, and the rows the direct path carries
+// over to the next batch in spill.
+
+// pqStrictKinds returns a check for pqTypedCompare's after: every batch
+// column of a typed kind in kinds is of that kind, nulls alone or not. It
+// counts in *nullOnly the batches in which column col is nulls alone.
+func pqStrictKinds(t *testing.T, kinds []columnar.Kind, col int, nullOnly *int) func(*parquetReader, *columnar.Batch) {
+	return func(pr *parquetReader, b *columnar.Batch) {
+		t.Helper()
+		for i := range b.Cols {
+			c := &b.Cols[i]
+			if kinds[i] != columnar.Text && c.Kind != kinds[i] {
+				nulls := 0
+				for _, null := range c.Nulls[:b.Rows] {
+					if null {
+						nulls++
+					}
+				}
+				t.Fatalf("a batch of %d rows: column %d of kind %d, want %d (%d nulls)", b.Rows, i, c.Kind, kinds[i], nulls)
+			}
+		}
+		all := b.Rows > 0
+		for _, null := range b.Cols[col].Nulls[:b.Rows] {
+			all = all && null
+		}
+		if all {
+			(*nullOnly)++
+		}
+	}
+}
+
+func TestParquetTypedNullRuns(t *testing.T) {
+	// Values in rows [0, 32768), nulls in [32768, 65536), values after: a
+	// batch of MaxRows rows holds the nulls alone.
+	base := []arrow.Field{
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "day", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
+		{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	}
+	baseKinds := []columnar.Kind{columnar.Int, columnar.Float64, columnar.Date, columnar.TimestampUS, columnar.Int}
+	const rows = 80_000
+	inRun := func(r int) bool { return r >= columnar.MaxRows && r < 2*columnar.MaxRows }
+	for _, c := range []struct {
+		name  string
+		extra []arrow.Field
+		kinds []columnar.Kind
+		path  pqPath
+	}{
+		{"arrow", []arrow.Field{{Name: "u", Type: arrow.PrimitiveTypes.Uint32, Nullable: true}}, []columnar.Kind{columnar.Text}, pqArrowPath},
+		{"direct", nil, nil, pqDirectPath},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := arrow.NewSchema(append(append([]arrow.Field(nil), base...), c.extra...), nil)
+			kinds := append(append([]columnar.Kind(nil), baseKinds...), c.kinds...)
+			data := pqWriteRows(t, sc, rows, 11, func(i int, fb array.Builder, rng *rand.Rand, r int) {
+				switch {
+				case sc.Field(i).Name == "id":
+					fb.(*array.Int64Builder).Append(int64(r))
+				case i < 4 && inRun(r):
+					fb.AppendNull()
+				case i < 4:
+					pqAppendValue(fb, rng, 0)
+				default:
+					pqAppendRandom(fb, rng, 0)
+				}
+			}, parquet.WithMaxRowGroupLength(1<<20))
+			nullOnly := 0
+			res := pqTypedCompare(t, data, Options{}, kinds, c.path, pqStrictKinds(t, kinds, 0, &nullOnly))
+			if res.rows != rows || nullOnly == 0 {
+				t.Fatalf("read %d rows in %d batches, %d of them with nulls alone in column n", res.rows, res.batches, nullOnly)
+			}
+		})
+	}
+
+	// Rows of about 40 KiB in row groups of 700 rows, longer towards the
+	// end of a row group than its average, by which the direct path sizes
+	// its windows: windows pass the batch's byte bound and leave rows in
+	// spill, which the next batch takes alone. From row 1000 on the typed
+	// columns hold nulls alone.
+	t.Run("direct spill", func(t *testing.T) {
+		sc := arrow.NewSchema([]arrow.Field{
+			{Name: "n", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+			{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+			{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Nanosecond}, Nullable: true},
+			{Name: "text", Type: arrow.BinaryTypes.String, Nullable: true},
+		}, nil)
+		kinds := []columnar.Kind{columnar.Int, columnar.Float64, columnar.TimestampNS, columnar.Text}
+		data := pqWriteRows(t, sc, 2000, 12, func(i int, fb array.Builder, rng *rand.Rand, r int) {
+			switch {
+			case i == 3:
+				fb.(*array.StringBuilder).Append(strings.Repeat(string(rune('a'+rng.Intn(26))), 20_000+r%700*60))
+			case r >= 1000:
+				fb.AppendNull()
+			default:
+				pqAppendValue(fb, rng, 0)
+			}
+		}, parquet.WithMaxRowGroupLength(700))
+		// pending is the rows left in spill after the last batch: a batch
+		// of no more rows than that is made of them alone.
+		nullOnly, spillNullOnly, pending := 0, 0, 0
+		strict := pqStrictKinds(t, kinds, 0, &nullOnly)
+		res := pqTypedCompare(t, data, Options{}, kinds, pqDirectPath, func(pr *parquetReader, b *columnar.Batch) {
+			before := nullOnly
+			strict(pr, b)
+			if pending > 0 && b.Rows <= pending && nullOnly > before {
+				spillNullOnly++
+			}
+			pending = pr.direct.spill.Rows - pr.direct.spillAt
+		})
+		if res.rows != 2000 || spillNullOnly == 0 {
+			t.Fatalf("%d rows in %d batches, %d with nulls alone in column n, %d of them made of spill alone",
+				res.rows, res.batches, nullOnly, spillNullOnly)
+		}
+		t.Logf("%d batches, %d with nulls alone in column n, %d of them made of spill alone", res.batches, nullOnly, spillNullOnly)
+	})
 }
