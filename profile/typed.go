@@ -9,15 +9,18 @@ import (
 )
 
 // The typed lane: a column whose batches hold values (columnar.Column.Kind
-// not Text: integers, dates, timestamps) is profiled from the values, not
-// from their text. Each value is hashed, counted in the values table and
-// the HLL as its 8 bytes; its length and format signatures follow from its
-// layout (the sign and digits of an integer, the fraction digits of a
-// timestamp), so its text is made only when the layout changes, when it
-// enters the sample, when it becomes a minimum or maximum, and for the top
-// values. Every statistic but the distinct estimate is the one the same
-// values as text give (TestTypedLaneEqualsText); the estimate hashes other
-// bytes, and moves within its error.
+// not Text: integers, doubles, dates, timestamps) is profiled from the
+// values, not from their text. Each value is hashed, counted in the values
+// table and the HLL as its 8 bytes; its length and format signatures
+// follow from its layout (the sign and digits of an integer, the integer
+// digits and decimals of a double, the fraction digits of a timestamp), so
+// its text is made only when the layout changes, when it enters the
+// sample, when it becomes a minimum or maximum, and for the top values.
+// Values no layout describes (see layoutOf) are observed through their
+// text. Every statistic is the one the same values as text give
+// (TestTypedLaneEqualsText) but the distinct estimate and, past the exact
+// phase, which values of equal count stay in the values table: both follow
+// the hashes, and the estimate moves within its error.
 //
 // A column takes the kind of its first typed batch if it has no value yet.
 // A text batch for a typed column turns the column into a text column
@@ -147,8 +150,8 @@ const noLayout = -1
 // layoutOf returns a number that is the same for two values of c's kind
 // exactly when their texts have the same length and signatures, and
 // whether v is of the values the typed lane measures without their text
-// (integers under 10^18 in magnitude, dates and instants of years 0 to
-// 9999).
+// (integers under 10^18 in magnitude, doubles columnar.ShortDecimal writes,
+// dates and instants of years 0 to 9999).
 func (c *column) layoutOf(v int64) (int, bool) {
 	switch c.kind {
 	case columnar.Int:
