@@ -197,22 +197,7 @@ func (c *column) addHLL(hashes []uint64, nulls []bool) {
 // few distinct values (countries, statuses, flags) then cost a table lookup
 // per row. The reservoir sample alone sees every value, in order.
 func (c *column) add(v string, h uint64) {
-	c.count++
-	c.nonNull++
-	r := c.values.add(h, v)
-	if r == ssCollision { // astronomically rare; the count can no longer be exact
-		c.collided = true
-		c.startHLL()
-	}
-	full := false
-	if c.hll != nil {
-		c.hll.InsertHash(h)
-	} else if r == ssInserted && len(c.values.entries) == c.distinctLimit {
-		// Full: from here on a new value evicts. Everything seen so far is
-		// in the table, so the HLL starts from it.
-		c.startHLL()
-		full = true
-	}
+	r, full := c.count1(h, v)
 	if !c.folded && (r == ssHit || r == ssInserted) && len(v) <= c.values.keyCap {
 		c.deferred(v)
 	} else if !c.observe(v, 1) {
@@ -221,6 +206,29 @@ func (c *column) add(v string, h uint64) {
 	if full {
 		c.fold()
 	}
+}
+
+// count1 counts one non-null value, of hash h and values-table key key, in
+// the counts, the values table and the HLL. It returns the table's answer
+// and whether the table just filled (the caller folds once it has taken the
+// value).
+func (c *column) count1(h uint64, key string) (r ssResult, full bool) {
+	c.count++
+	c.nonNull++
+	r = c.values.add(h, key)
+	if r == ssCollision { // astronomically rare; the count can no longer be exact
+		c.collided = true
+		c.startHLL()
+	}
+	if c.hll != nil {
+		c.hll.InsertHash(h)
+	} else if r == ssInserted && len(c.values.entries) == c.distinctLimit {
+		// Full: from here on a new value evicts. Everything seen so far is
+		// in the table, so the HLL starts from it.
+		c.startHLL()
+		full = true
+	}
+	return r, full
 }
 
 // deferred samples a value whose other statistics wait for the fold.

@@ -86,20 +86,7 @@ func (c *column) addNums(cells *columnar.Column, hashes []uint64) {
 
 // addNum is add for a typed value v whose hash is h.
 func (c *column) addNum(v int64, h uint64) {
-	c.count++
-	c.nonNull++
-	r := c.values.add(h, c.numKey(v))
-	if r == ssCollision { // impossible (hashNum is a bijection), but as add does
-		c.collided = true
-		c.startHLL()
-	}
-	full := false
-	if c.hll != nil {
-		c.hll.InsertHash(h)
-	} else if r == ssInserted && len(c.values.entries) == c.distinctLimit {
-		c.startHLL()
-		full = true
-	}
+	r, full := c.count1(h, c.numKey(v))
 	if c.folded || (r != ssHit && r != ssInserted) {
 		c.observeNum(v, 1)
 	}
