@@ -33,9 +33,9 @@ const (
 // (Kind other than Text): Nums[r] is cell r's value (any for a null
 // cell), the column holds no text and every cell's end is 0. The profiler
 // then hashes, counts and measures the 8-byte values, and writes text
-// only for the values it shows. Appending a cell as text to a typed column
-// first turns its values into text (the column is then Text), so the
-// cells of a column are all typed or all text.
+// only for the values it shows. The cells of a column are all typed or all
+// text: a reader appending text to a typed column turns it into text first
+// (ToText).
 type Column struct {
 	Text  []byte
 	Ends  []int32
@@ -104,9 +104,11 @@ func (c *Column) SetKind(k Kind) {
 }
 
 // AppendNum adds a non-null cell of kind k: as a value when CanType(k),
-// else as its text.
+// else as its text (the column's values, if of another kind, turned into
+// text first).
 func (c *Column) AppendNum(k Kind, v int64) {
 	if !c.CanType(k) {
+		c.ToText()
 		c.Text = k.Append(c.Text, v)
 		c.EndCell()
 		return
@@ -133,8 +135,19 @@ func CanonicalFloat(bits int64) int64 {
 	return bits
 }
 
-// toText turns a typed column's values into text.
-func (c *Column) toText() {
+// mustBeText stops a text append to a typed column, whose text is not in
+// Text: the appender calls ToText first. A check that cheap keeps the
+// appends inlined in the readers' loops; turning the column into text
+// there would not.
+func (c *Column) mustBeText() {
+	if c.Kind != Text {
+		panic("columnar: text appended to a typed column (call ToText first)")
+	}
+}
+
+// ToText turns a typed column into a Text column of its values' texts (a
+// Text column is left as it is), for a reader about to append text to it.
+func (c *Column) ToText() {
 	if c.Kind == Text {
 		return
 	}
@@ -177,17 +190,17 @@ func (c *Column) Truncate(n int) {
 // Len is the number of cells.
 func (c *Column) Len() int { return len(c.Ends) }
 
-// Append adds a non-null cell.
+// Append adds a non-null cell to a Text column (see ToText).
 func (c *Column) Append(v []byte) {
-	c.toText()
+	c.mustBeText()
 	c.Text = append(c.Text, v...)
 	c.Ends = append(c.Ends, int32(len(c.Text)))
 	c.Nulls = append(c.Nulls, false)
 }
 
-// AppendString adds a non-null cell.
+// AppendString adds a non-null cell to a Text column (see ToText).
 func (c *Column) AppendString(v string) {
-	c.toText()
+	c.mustBeText()
 	c.Text = append(c.Text, v...)
 	c.Ends = append(c.Ends, int32(len(c.Text)))
 	c.Nulls = append(c.Nulls, false)
@@ -203,14 +216,9 @@ func (c *Column) AppendNull() {
 }
 
 // EndCell closes a non-null cell whose bytes were appended to Text
-// directly (by strconv.AppendInt, say).
+// directly (by strconv.AppendInt, say), in a Text column (see ToText).
 func (c *Column) EndCell() {
-	if c.Kind != Text { // the text is the cell's alone: the values' goes first
-		cell := string(c.Text)
-		c.Text = c.Text[:0]
-		c.toText()
-		c.Text = append(c.Text, cell...)
-	}
+	c.mustBeText()
 	c.Ends = append(c.Ends, int32(len(c.Text)))
 	c.Nulls = append(c.Nulls, false)
 }

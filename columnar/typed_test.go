@@ -260,6 +260,18 @@ func TestTypedToText(t *testing.T) {
 				if c.Kind != k {
 					t.Fatalf("%s: kind %d before", what, c.Kind)
 				}
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Fatalf("%s: no panic on a typed column", what)
+						}
+					}()
+					a.add(&c, text)
+				}()
+				if c.Kind != k || c.Len() != len(want) {
+					t.Fatalf("%s: the column changed on a refused append", what)
+				}
+				c.ToText()
 				a.add(&c, text)
 				want = append(want, cell{text, false})
 				if c.Kind != Text || len(c.Nums) != 0 {
@@ -294,6 +306,7 @@ func TestTypedNullsToText(t *testing.T) {
 	if c.Kind != Int || len(c.Nums) != 2 {
 		t.Fatalf("kind %d, %d values", c.Kind, len(c.Nums))
 	}
+	c.ToText()
 	c.Text = append(c.Text, "ab"...)
 	c.EndCell()
 	checkCells(t, "nulls then EndCell", &c, []cell{{"", true}, {"", true}, {"ab", false}})
@@ -328,6 +341,7 @@ func TestTypedTruncateAndReset(t *testing.T) {
 		c.AppendNum(k, 5)
 		checkCells(t, "truncated to nothing then appended", c, []cell{{refText(k, 5), false}})
 		// Then a text cell after a truncation.
+		c.ToText()
 		c.AppendString("t")
 		checkCells(t, "then text", c, []cell{{refText(k, 5), false}, {"t", false}})
 	}

@@ -44,12 +44,14 @@ func FillBatch(r Reader, b *columnar.Batch) error {
 	return nil
 }
 
-// appendRecord appends one row, given as a Record, to b.
+// appendRecord appends one row, given as a Record, to b. A typed column
+// (the Parquet reader's, replaying rows through Next) turns into text.
 func appendRecord(b *columnar.Batch, rec *Record) {
 	for i, v := range rec.Values {
 		if rec.Null[i] {
 			b.Cols[i].AppendNull()
 		} else {
+			b.Cols[i].ToText()
 			b.Cols[i].AppendString(v)
 		}
 	}

@@ -343,6 +343,7 @@ func appendCells(dst, src *columnar.Column, from, n int) {
 			dst.AppendNum(src.Kind, src.Nums[r])
 		default:
 			v, _ := src.Cell(r)
+			dst.ToText()
 			dst.AppendString(v)
 		}
 	}
