@@ -284,23 +284,14 @@ func (c *column) observe(v string, w int64) (blank bool) {
 		// Laid out as the value before: sigF and sigC are v's already.
 		runes, blank, sameShape = len(v), c.prevBlank, true
 	} else {
-		c.sigF, c.sigP = c.sigP, c.sigF
-		c.sigF, c.sigC, runes, blank = shape(c.sigF[:0], c.sigC[:0], v)
-		sameShape = c.shapeKnown && string(c.sigF) == string(c.sigP)
+		runes, blank, sameShape = c.newShape(v)
 		c.layoutKnown = len(v) <= maxLayoutBytes
 		if c.layoutKnown {
 			c.prevV, c.prevBlank = append(c.prevV[:0], v...), blank
 		}
 	}
 	c.shapeKnown = true
-	if c.lenN == 0 {
-		c.minLen, c.maxLen = runes, runes
-	} else {
-		c.minLen = min(c.minLen, runes)
-		c.maxLen = max(c.maxLen, runes)
-	}
-	c.lenN += w
-	c.sumLen += int64(runes) * w
+	c.observeLength(runes, w)
 	if blank {
 		c.empty += w
 		return true
@@ -319,6 +310,27 @@ func (c *column) observe(v string, w int64) (blank bool) {
 	}
 	c.addTyped(v, w)
 	return false
+}
+
+// newShape builds v's signatures into sigF and sigC, keeping the previous
+// value's fine one in sigP, and returns v's length in runes, whether it is
+// blank and whether its fine signature is the previous value's.
+func (c *column) newShape(v string) (runes int, blank, sameShape bool) {
+	c.sigF, c.sigP = c.sigP, c.sigF
+	c.sigF, c.sigC, runes, blank = shape(c.sigF[:0], c.sigC[:0], v)
+	return runes, blank, c.shapeKnown && string(c.sigF) == string(c.sigP)
+}
+
+// observeLength adds w values of length runes to the length statistics.
+func (c *column) observeLength(runes int, w int64) {
+	if c.lenN == 0 {
+		c.minLen, c.maxLen = runes, runes
+	} else {
+		c.minLen = min(c.minLen, runes)
+		c.maxLen = max(c.maxLen, runes)
+	}
+	c.lenN += w
+	c.sumLen += int64(runes) * w
 }
 
 // less reports whether a < b, both non-empty. Most pairs differ in their
@@ -372,18 +384,7 @@ func (c *column) addTyped(v string, w int64) {
 	b := v[0]
 	if b-'0' <= 9 || b == '-' || b == '+' || b == '.' {
 		if n, ok := parseInt(v); ok {
-			if c.nInt == 0 {
-				c.intMin, c.intMax = n, n
-			} else {
-				c.intMin, c.intMax = min(c.intMin, n), max(c.intMax, n)
-			}
-			c.nInt += w
-			c.addNumber(float64(n), w)
-			if len(v) == 1 && n <= 1 { // "0" or "1"
-				c.nBool += w
-				c.hasTrue = c.hasTrue || n == 1
-				c.hasFalse = c.hasFalse || n == 0
-			}
+			c.addInt(n, w, len(v) == 1 && n <= 1) // "0" or "1" is a flag too
 			return
 		}
 		if f, syntax, ok := decimalFloat(v); syntax {
@@ -419,6 +420,23 @@ func (c *column) addTyped(v string, w int64) {
 		c.nBool += w
 		c.hasTrue = c.hasTrue || val
 		c.hasFalse = c.hasFalse || !val
+	}
+}
+
+// addInt adds w occurrences of the integer n, which reads as a boolean too
+// when flag (n is then 0 or 1).
+func (c *column) addInt(n int64, w int64, flag bool) {
+	if c.nInt == 0 {
+		c.intMin, c.intMax = n, n
+	} else {
+		c.intMin, c.intMax = min(c.intMin, n), max(c.intMax, n)
+	}
+	c.nInt += w
+	c.addNumber(float64(n), w)
+	if flag {
+		c.nBool += w
+		c.hasTrue = c.hasTrue || n == 1
+		c.hasFalse = c.hasFalse || n == 0
 	}
 }
 

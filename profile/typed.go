@@ -214,22 +214,12 @@ func (c *column) observeNum(v int64, w int64) {
 	}
 	sameShape := c.shapeKnown && layout == c.numLayout
 	if !sameShape {
-		c.sigF, c.sigP = c.sigP, c.sigF
-		c.sigF, c.sigC, c.numRunes, _ = shape(c.sigF[:0], c.sigC[:0], c.numText(v))
-		sameShape = c.shapeKnown && string(c.sigF) == string(c.sigP)
+		c.numRunes, _, sameShape = c.newShape(c.numText(v))
 		c.numLayout = layout
 		c.layoutKnown = false // observe's own cache no longer holds sigF's value
 	}
 	c.shapeKnown = true
-	runes := c.numRunes
-	if c.lenN == 0 {
-		c.minLen, c.maxLen = runes, runes
-	} else {
-		c.minLen = min(c.minLen, runes)
-		c.maxLen = max(c.maxLen, runes)
-	}
-	c.lenN += w
-	c.sumLen += int64(runes) * w
+	c.observeLength(c.numRunes, w)
 	if c.nNonEmpty == 0 {
 		// The string bounds are not kept for typed values (the lane's
 		// types never show them), but observe, for a value left to text,
@@ -247,13 +237,13 @@ func (c *column) observeNum(v int64, w int64) {
 func (c *column) addTypedNum(v int64, w int64) {
 	switch c.kind {
 	case columnar.Int:
-		c.addTypedInt(v, w)
+		c.addInt(v, w, v == 0 || v == 1) // the text of 0 and 1 is one digit
 	case columnar.Float64:
 		// What addTyped does with the text: a whole number (no decimals)
 		// reads as an integer, any other as a decimal.
 		f := math.Float64frombits(uint64(v))
 		if f == math.Trunc(f) {
-			c.addTypedInt(int64(f), w)
+			c.addInt(int64(f), w, f == 1) // "1"; zero is not among these (ShortDecimal)
 			return
 		}
 		c.addNumber(f, w)
@@ -265,22 +255,6 @@ func (c *column) addTypedNum(v int64, w int64) {
 		sec, nsec, _ := c.instant(v)
 		c.nDT += w
 		c.observeExtreme(&c.datetime, sec, nsec, v)
-	}
-}
-
-// addTypedInt is addTyped for the text of the integer v.
-func (c *column) addTypedInt(v int64, w int64) {
-	if c.nInt == 0 {
-		c.intMin, c.intMax = v, v
-	} else {
-		c.intMin, c.intMax = min(c.intMin, v), max(c.intMax, v)
-	}
-	c.nInt += w
-	c.addNumber(float64(v), w)
-	if v == 0 || v == 1 {
-		c.nBool += w
-		c.hasTrue = c.hasTrue || v == 1
-		c.hasFalse = c.hasFalse || v == 0
 	}
 }
 
