@@ -33,8 +33,17 @@ var Platforms = []string{Slack, Teams}
 // safe to show (it never repeats the URL, which carries a secret token).
 var ErrTarget = errors.New("webhook target refused")
 
+// refusal is a refused target: ErrTarget and the reason, which is safe
+// to show. Being a type of its own lets the sender take it out of the
+// network error that carries it at dial time, whose message would add the
+// address dialled.
+type refusal struct{ reason string }
+
+func (r *refusal) Error() string { return ErrTarget.Error() + ": " + r.reason }
+func (r *refusal) Unwrap() error { return ErrTarget }
+
 func refuse(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrTarget, fmt.Sprintf(format, args...))
+	return &refusal{reason: fmt.Sprintf(format, args...)}
 }
 
 // GuardOptions configure a Guard.
@@ -79,6 +88,13 @@ const maxURLLen = 2048
 // Check validates a webhook URL: HTTPS, a host, no credentials or
 // fragment, and a host whose every address may be reached. The error
 // wraps ErrTarget and says why, without repeating the URL.
+//
+// A refusal names only what the user typed (the host) and the class of
+// the reason, never an address a name resolved to: the answer would
+// otherwise tell an admin what the service's internal names resolve to.
+// For the same reason a name that does not resolve and a name that
+// resolves to a private address get the same message, so the answer does
+// not tell which internal names exist either.
 func (g *Guard) Check(ctx context.Context, raw string) error {
 	u, err := parse(raw)
 	if err != nil {
@@ -91,23 +107,40 @@ func (g *Guard) Check(ctx context.Context, raw string) error {
 	host := u.Hostname()
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if !g.safe(ip, port) {
-			return refuse("%s is not a public address on port 443", host)
+			if g.safe(ip, "443") {
+				return errPort(port)
+			}
+			return refuse("%s is not a public address (it is private, internal or reserved)", host)
 		}
 		return nil
 	}
 	ips, err := g.resolver.LookupNetIP(ctx, "ip", host)
 	if err != nil || len(ips) == 0 {
-		return refuse("the host %q does not resolve", host)
+		return errNotPublic(host)
 	}
 	for _, ip := range ips {
 		// The hosts file yields IPv4 addresses in IPv4-mapped form; the
 		// dialer connects to the plain IPv4 address, so judge that one.
 		// (A literal mapped address above stays refused.)
 		if ip = ip.Unmap(); !g.safe(ip, port) {
-			return refuse("%s resolves to %s, which is not a public address on port 443", host, ip)
+			if g.safe(ip, "443") {
+				return errPort(port)
+			}
+			return errNotPublic(host)
 		}
 	}
 	return nil
+}
+
+// errPort refuses a port other than 443 on an otherwise reachable address.
+func errPort(port string) error {
+	return refuse("port %s is not allowed; webhooks are sent to port 443", port)
+}
+
+// errNotPublic refuses a host name without saying what it resolved to, or
+// whether it resolved at all.
+func errNotPublic(host string) error {
+	return refuse("the host %q is not a public address (it does not resolve, or it resolves to a private or internal address)", host)
 }
 
 // safe reports whether ip:port may be reached.
@@ -142,7 +175,9 @@ func parse(raw string) (*url.URL, error) {
 // DNS resolution, on the address actually dialled.
 func (g *Guard) control(network, address string, _ syscall.RawConn) error {
 	if err := g.guardian.Safe(network, address, nil); err != nil {
-		return refuse("connection to %s refused: not a public address on port 443", address)
+		// The address is what the host name resolved to when dialled;
+		// it is not shown (see Check).
+		return refuse("the connection was refused: the host no longer resolves to a public address on port 443")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -234,15 +235,15 @@ func TestCheckRefusesWithProductionGuard(t *testing.T) {
 		{"public IP on port 8443", "https://93.184.216.34:8443" + secretPath, "port 443"},
 		{"public IP on port 80", "https://93.184.216.34:80" + secretPath, "port 443"},
 		{"public name on port 8443", "https://public.test:8443" + secretPath, "port 443"},
-		{"name resolving to private", "https://private.test" + secretPath, "10.1.2.3"},
-		{"name resolving to loopback", "https://loopback.test" + secretPath, "127.0.0.1"},
-		{"name resolving to IPv6 loopback", "https://loopback6.test" + secretPath, "::1"},
-		{"name resolving to metadata", "https://metadata.test" + secretPath, "169.254.169.254"},
-		{"name resolving to IPv6 metadata", "https://metadata6.test" + secretPath, "fd00:ec2::254"},
-		{"name resolving to CGNAT", "https://cgnat.test" + secretPath, "100.64.0.1"},
-		{"name resolving to 0.0.0.0", "https://unspecified.test" + secretPath, "0.0.0.0"},
-		{"name resolving to public and private", "https://mixed.test" + secretPath, "10.0.0.7"},
-		{"name resolving to public and private IPv6", "https://mixed6.test" + secretPath, "fd00::1"},
+		{"name resolving to private", "https://private.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to loopback", "https://loopback.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to IPv6 loopback", "https://loopback6.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to metadata", "https://metadata.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to IPv6 metadata", "https://metadata6.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to CGNAT", "https://cgnat.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to 0.0.0.0", "https://unspecified.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to public and private", "https://mixed.test" + secretPath, "resolves to a private or internal address"},
+		{"name resolving to public and private IPv6", "https://mixed6.test" + secretPath, "resolves to a private or internal address"},
 		{"name that does not resolve", "https://nx.test" + secretPath, "does not resolve"},
 	}
 	for _, tc := range cases {
@@ -258,6 +259,7 @@ func TestCheckRefusesWithProductionGuard(t *testing.T) {
 				t.Errorf("Check error %q does not say %q", err, tc.why)
 			}
 			assertSafeMessage(t, err)
+			assertNoResolvedAddress(t, tc.url, err)
 			if strings.Contains(err.Error(), "hunter2") {
 				t.Errorf("Check error %q repeats the URL's password", err)
 			}
@@ -265,6 +267,28 @@ func TestCheckRefusesWithProductionGuard(t *testing.T) {
 				t.Errorf("Check error is %d characters long, it repeats too much: %q", len(err.Error()), err)
 			}
 		})
+	}
+}
+
+// TestCheckRefusalDoesNotTellResolvingFromMissing: a name that resolves
+// to a private address and a name that does not resolve are refused with
+// the same words, so an admin cannot probe which internal names exist.
+func TestCheckRefusalDoesNotTellResolvingFromMissing(t *testing.T) {
+	d := startDNS(t, zone(testZone))
+	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.resolver()})
+	ctx := checkCtx(t)
+	reason := func(host string) string {
+		err := g.Check(ctx, "https://"+host+secretPath)
+		if !errors.Is(err, webhook.ErrTarget) {
+			t.Fatalf("Check(%s) = %v, want a refusal", host, err)
+		}
+		return strings.ReplaceAll(err.Error(), host, "HOST")
+	}
+	missing := reason("nx.test")
+	for _, host := range []string{"private.test", "loopback.test", "metadata6.test", "mixed.test"} {
+		if got := reason(host); got != missing {
+			t.Errorf("refusal of %s = %q, of a missing name = %q; want the same words", host, got, missing)
+		}
 	}
 }
 
@@ -323,6 +347,23 @@ func TestCheckLoopbackAllowanceKeepsOtherRangesRefused(t *testing.T) {
 			t.Errorf("Check(%q) with the loopback allowance = %v, want an ErrTarget refusal", u, err)
 		}
 		assertSafeMessage(t, err)
+		assertNoResolvedAddress(t, u, err)
+	}
+}
+
+// assertNoResolvedAddress fails when a refusal of a URL naming a host of
+// the test zone shows an address the name resolves to: the message may
+// name the host typed, never what it resolved to (a DNS oracle).
+func assertNoResolvedAddress(t *testing.T, rawURL string, err error) {
+	t.Helper()
+	u, perr := url.Parse(rawURL)
+	if perr != nil || err == nil {
+		return
+	}
+	for _, addr := range testZone[strings.ToLower(u.Hostname())] {
+		if strings.Contains(err.Error(), addr) {
+			t.Errorf("refusal of %s shows the resolved address %s: %q", u.Hostname(), addr, err)
+		}
 	}
 }
 
@@ -390,7 +431,15 @@ func TestCheckJudgesHostsFileEntriesAsIPv4(t *testing.T) {
 		t.Fatalf("localhost with the loopback allowance = %v, want accepted", err)
 	}
 	prod := webhook.NewGuard(webhook.GuardOptions{})
-	if err := prod.Check(context.Background(), "https://localhost/hook"); !errors.Is(err, webhook.ErrTarget) || !strings.Contains(err.Error(), "127.0.0.1") {
-		t.Fatalf("localhost with the production guard = %v, want refused as 127.0.0.1", err)
+	err := prod.Check(context.Background(), "https://localhost/hook")
+	if !errors.Is(err, webhook.ErrTarget) || !strings.Contains(err.Error(), `"localhost"`) ||
+		!strings.Contains(err.Error(), "private or internal address") {
+		t.Fatalf("localhost with the production guard = %v, want refused, naming the host and the reason", err)
+	}
+	// The refusal names the host typed, never what it resolves to.
+	for _, addr := range []string{"127.0.0.1", "::1", "127.0."} {
+		if strings.Contains(err.Error(), addr) {
+			t.Fatalf("refusal of localhost %q shows the resolved address %s", err, addr)
+		}
 	}
 }

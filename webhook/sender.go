@@ -114,18 +114,34 @@ func (s *Sender) Send(ctx context.Context, rawURL string, body []byte) Result {
 }
 
 // failure describes a request that got no answer, without the URL (the
-// client's errors quote it, and it carries the webhook's secret token).
+// client's errors quote it, and it carries the webhook's secret token) and
+// without the address dialled or the resolver asked (network errors quote
+// them, and they are the service's view of its network).
 func failure(err error) Result {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
 	if errors.Is(err, ErrTarget) { // refused at dial time: DNS changed since the check
-		return Result{Err: err, Permanent: true}
+		var r *refusal
+		if errors.As(err, &r) {
+			return Result{Err: r, Permanent: true}
+		}
+		return Result{Err: refuse("the connection was refused"), Permanent: true}
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return Result{Err: errors.New("the target did not answer in time")}
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return Result{Err: errors.New("could not reach the target: the host does not resolve")}
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Err != nil {
+		// OpError's own message names the source and destination
+		// addresses; its cause (connection refused, reset…) does not.
+		return Result{Err: fmt.Errorf("could not reach the target: %v", opErr.Err)}
 	}
 	return Result{Err: fmt.Errorf("could not reach the target: %v", err)}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -426,9 +427,16 @@ func TestSendRefusesDNSRebindingAtDialTime(t *testing.T) {
 				t.Fatalf("Send after rebinding: %v does not wrap ErrTarget", res.Err)
 			}
 			// It is the dial-time check that refused (Send's own Check
-			// still saw the public address), on the private address.
-			if msg := res.Err.Error(); !strings.Contains(msg, "connection to "+private+":443 refused") {
-				t.Errorf("error %q is not the dial-time refusal of %s:443", msg, private)
+			// still saw the public address), and its message shows neither
+			// the address dialled nor the one checked.
+			msg := res.Err.Error()
+			if !strings.Contains(msg, "connection was refused") {
+				t.Errorf("error %q is not the dial-time refusal", msg)
+			}
+			for _, addr := range []string{private, public.String()} {
+				if strings.Contains(msg, addr) {
+					t.Errorf("error %q shows the resolved address %s", msg, addr)
+				}
 			}
 			if n := d.count(name, dns.TypeA); n != 3 {
 				t.Errorf("%s was asked %d times for A, want 3 (Check, Send's check, the dial)", name, n)
@@ -591,5 +599,32 @@ func TestPayloadSlackEscapedTextStaysWithinTheLimit(t *testing.T) {
 	trimmed := strings.TrimSuffix(section, "…")
 	if strings.Contains(strings.ReplaceAll(trimmed, "&lt;", ""), "&") || strings.Contains(trimmed, "<") {
 		t.Fatalf("section ends with a broken escape: %q", trimmed[len(trimmed)-20:])
+	}
+}
+
+// TestSendFailureDoesNotShowTheAddress: a target that resolves but does
+// not accept the connection fails with the cause alone; the network
+// error's own message, which names the address dialled, is not shown.
+func TestSendFailureDoesNotShowTheAddress(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // nothing listens there any more: the connection is refused
+	d := startDNS(t, zone(map[string][]string{"closed.test": {"127.0.0.1"}}))
+	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.resolver()})
+	s := webhook.NewSender(g, webhook.SenderOptions{Timeout: 5 * time.Second})
+	res := s.Send(sendCtx(t), fmt.Sprintf("https://closed.test:%d%s", port, secretPath), []byte(`{}`))
+	if res.OK() || res.Err == nil {
+		t.Fatalf("Send to a closed port = %+v, want a failure", res)
+	}
+	msg := res.Err.Error()
+	assertSafeMessage(t, res.Err)
+	if !strings.Contains(msg, "could not reach the target") || !strings.Contains(msg, "refused") {
+		t.Errorf("error %q does not say the connection was refused", msg)
+	}
+	if strings.Contains(msg, "127.0.0.1") {
+		t.Errorf("error %q shows the address the name resolved to", msg)
 	}
 }
