@@ -62,7 +62,7 @@ func validateCredentials(email, password string) error {
 	if !validEmail(email) {
 		return errs.BadRequest("email must be a valid e-mail address")
 	}
-	if err := auth.ValidatePassword(password); err != nil {
+	if err := auth.ValidatePassword(password, email); err != nil {
 		return errs.BadRequest("%s", err.Error())
 	}
 	return nil

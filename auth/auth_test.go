@@ -129,28 +129,86 @@ func TestCheckPasswordDegenerateParameters(t *testing.T) {
 }
 
 func TestValidatePassword(t *testing.T) {
+	const email = "Ada.Lovelace@Example.com"
 	for _, tc := range []struct {
 		name string
 		pw   string
-		ok   bool
+		why  string // a fragment of the refusal; empty means accepted
 	}{
-		{"empty", "", false},
-		{"9 characters", "123456789", false},
-		{"10 characters", "1234567890", true},
-		{"9 runes in more bytes", "ääääääääää"[:18], false}, // 9 × 2 bytes
-		{"10 multi-byte runes", "ääääääääää", true},
-		{"256 bytes", strings.Repeat("a", 256), true},
-		{"257 bytes", strings.Repeat("a", 257), false},
+		{"empty", "", "at least 10 characters"},
+		{"9 characters", "k7#mQ2vL9", "at least 10 characters"},
+		{"10 characters", "k7#mQ2vL9p", ""},
+		{"9 runes in more bytes", "ääääääääää"[:18], "at least 10 characters"}, // 9 × 2 bytes
+		{"10 multi-byte runes", "ääääääääää", ""},
+		{"10 runes of 3 and 4 bytes", "日本語のパス🔑🔑🔑🔑", ""},
+		{"256 bytes", strings.Repeat("a", 256), ""},
+		{"257 bytes", strings.Repeat("a", 257), "at most 256 bytes"},
+		{"ten spaces", strings.Repeat(" ", 10), "blank characters only"},
+		{"tabs, newlines and spaces", " \t\n \t\n \t\n \r", "blank characters only"},
+		{"Unicode blanks", strings.Repeat("\u00a0\u2003\u3000", 4), "blank characters only"},
+		{"spaces around a word", "    x     ", ""},
+		{"the e-mail address", "ada.lovelace@example.com", "e-mail address"},
+		{"the e-mail address in other case", "ADA.LOVELACE@EXAMPLE.COM", "e-mail address"},
+		{"the e-mail address with blanks", "  Ada.Lovelace@Example.com ", "e-mail address"},
+		{"the local part", "ada.lovelace", "part of it before the @"},
+		{"the local part in other case", "Ada.LOVELACE", "part of it before the @"},
+		{"the local part and more", "ada.lovelace1", ""},
+		{"common: digits", "1234567890", "too common"},
+		{"common: keyboard row", "qwertyuiop", "too common"},
+		{"common: word and digits", "password123", "too common"},
+		{"common in other case", "PassWord123", "too common"},
+		{"common with blanks around", " qwertyuiop ", "too common"},
+		{"uncommon phrase", "correct horse battery staple", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ValidatePassword(tc.pw)
-			if (err == nil) != tc.ok {
-				t.Fatalf("ValidatePassword(%d bytes) = %v, want ok=%v", len(tc.pw), err, tc.ok)
+			err := ValidatePassword(tc.pw, email)
+			switch {
+			case tc.why == "" && err != nil:
+				t.Fatalf("ValidatePassword(%q) = %v, want accepted", tc.pw, err)
+			case tc.why != "" && err == nil:
+				t.Fatalf("ValidatePassword(%q) = nil, want refused (%s)", tc.pw, tc.why)
+			case tc.why != "" && !strings.Contains(err.Error(), tc.why):
+				t.Fatalf("ValidatePassword(%q) = %q, want a message saying %q", tc.pw, err, tc.why)
 			}
 		})
 	}
-	if err := ValidatePassword("short"); err == nil || !strings.Contains(err.Error(), "10") {
-		t.Fatalf("error %v does not name the minimum", err)
+	// Without an address (none known yet) the other rules still apply.
+	if err := ValidatePassword("qwertyuiop", ""); err == nil {
+		t.Fatal("a common password was accepted without an e-mail address")
+	}
+	if err := ValidatePassword("k7#mQ2vL9p", ""); err != nil {
+		t.Fatalf("ValidatePassword without an e-mail address = %v", err)
+	}
+}
+
+// TestCommonPasswordList: the embedded list is the generated one (sorted,
+// unique, lower-case, 30,000 entries), so the binary search over it finds
+// every entry, and its best-known entries are on it.
+func TestCommonPasswordList(t *testing.T) {
+	list := commonPasswords()
+	if len(list) != 30000 {
+		t.Fatalf("the list has %d entries, want 30000", len(list))
+	}
+	for i, pw := range list {
+		if pw == "" || pw != strings.ToLower(pw) || strings.TrimSpace(pw) != pw {
+			t.Fatalf("entry %d %q is empty, not lower-case or has blanks", i, pw)
+		}
+		if i > 0 && list[i-1] >= pw {
+			t.Fatalf("entries %d and %d (%q, %q) are not sorted and unique", i-1, i, list[i-1], pw)
+		}
+		if !isCommonPassword(pw) || !isCommonPassword(strings.ToUpper(pw)) {
+			t.Fatalf("entry %q is not found", pw)
+		}
+	}
+	for _, pw := range []string{"123456", "password", "qwerty", "iloveyou", "1q2w3e4r5t", "trustno1"} {
+		if !isCommonPassword(pw) {
+			t.Errorf("%q is not on the list", pw)
+		}
+	}
+	for _, pw := range []string{"", "zzzzzzzzzzzzzzzzzzzz", "k7#mQ2vL9p", "correct horse battery staple"} {
+		if isCommonPassword(pw) {
+			t.Errorf("%q is on the list", pw)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -31,16 +32,43 @@ const (
 	argonSaltLen = 16
 )
 
-// ValidatePassword says why a password is not acceptable, or nil.
-func ValidatePassword(pw string) error {
-	n := utf8.RuneCountInString(pw)
-	if n < MinPasswordLength {
+// ValidatePassword says why a password is not acceptable for the account
+// of e-mail address email, or nil. The rules follow NIST SP 800-63B: a
+// minimum length counted in characters (Unicode code points), no
+// composition rules, and a refusal of passwords an attacker tries first:
+// blank ones, common ones, and the account's own e-mail address.
+func ValidatePassword(pw, email string) error {
+	if n := utf8.RuneCountInString(pw); n < MinPasswordLength {
 		return fmt.Errorf("password must be at least %d characters", MinPasswordLength)
 	}
 	if len(pw) > maxPasswordLength {
 		return fmt.Errorf("password must be at most %d bytes", maxPasswordLength)
 	}
+	if strings.TrimFunc(pw, unicode.IsSpace) == "" {
+		return errors.New("password must not consist of spaces or other blank characters only")
+	}
+	if isEmailOrLocalPart(pw, email) {
+		return errors.New("password must not be the e-mail address or the part of it before the @")
+	}
+	if isCommonPassword(pw) {
+		return errors.New("password is too common: it is on a list of the 30,000 most used passwords; choose another")
+	}
 	return nil
+}
+
+// isEmailOrLocalPart reports whether pw is the address email or its local
+// part, ignoring case and surrounding blanks.
+func isEmailOrLocalPart(pw, email string) bool {
+	pw = strings.ToLower(strings.TrimSpace(pw))
+	email = strings.ToLower(strings.TrimSpace(email))
+	if email == "" {
+		return false
+	}
+	if pw == email {
+		return true
+	}
+	at := strings.LastIndexByte(email, '@')
+	return at > 0 && pw == email[:at]
 }
 
 // HashPassword returns an encoded argon2id hash ($argon2id$v=19$m=…,t=…,p=…$salt$hash).
