@@ -109,10 +109,15 @@ func targetReason(err error) string {
 	return strings.TrimPrefix(err.Error(), webhook.ErrTarget.Error()+": ")
 }
 
-// listWebhooks lists the organisation's webhooks (any user).
+// listWebhooks lists the organisation's webhooks (any user), oldest
+// first, paged like every list.
 func (s *Server) listWebhooks(c *gin.Context) error {
 	p := mustPrincipal(c)
-	list, err := s.Stores.Webhooks.List(c.Request.Context(), p.OrgID)
+	pg, err := parsePage(c, defaultPageLimit, maxPageLimit)
+	if err != nil {
+		return err
+	}
+	list, total, err := s.Stores.Webhooks.List(c.Request.Context(), p.OrgID, models.Page(pg))
 	if err != nil {
 		return err
 	}
@@ -120,7 +125,7 @@ func (s *Server) listWebhooks(c *gin.Context) error {
 	for i := range list {
 		out[i] = viewWebhook(&list[i])
 	}
-	return respondList(c, out, int64(len(out)), page{Limit: models.MaxWebhooks})
+	return respondList(c, out, total, pg)
 }
 
 // createWebhook adds a webhook (admin); at most 10 per organisation.

@@ -171,13 +171,28 @@ func (s Jobs) MarkFilesDeleted(ctx context.Context, orgID, jobID string, keys []
 // Files reads and writes files and their analysis results.
 type Files struct{ db *DB }
 
-// Create inserts f for job f.JobID of the organisation.
+// Create inserts f for job f.JobID of the organisation. A job holds one
+// upload of each name, and a unique index decides it: of concurrent
+// uploads of one name exactly one is inserted, the others get a conflict.
 func (s Files) Create(ctx context.Context, orgID string, f *File) error {
 	f.OrgID = orgID
 	if f.Status == "" {
 		f.Status = FileUploaded
 	}
-	return s.db.conn(ctx).Create(f).Error
+	if err := s.db.conn(ctx).Create(f).Error; err != nil {
+		if isUploadNameTaken(err) {
+			return errs.Conflict("file %q was already uploaded to this job", f.FileName)
+		}
+		return err
+	}
+	return nil
+}
+
+// isUploadNameTaken reports whether err is a violation of the unique
+// index of upload names (PostgreSQL names the index, SQLite its columns).
+func isUploadNameTaken(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, uploadNameIndex) || strings.Contains(msg, "files.job_id, files.file_name")
 }
 
 // Get returns file id of the organisation.

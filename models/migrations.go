@@ -107,6 +107,8 @@ var migrations = []*gormigrate.Migration{
 			return createTables(tx, []table{{"webhooks", &webhook{}}})
 		},
 	},
+	{ID: "202611260101_files_one_upload_per_name", Migrate: migrateOneUploadPerName},
+	{ID: "202611260102_audit_no_replace", Migrate: migrateAuditNoReplace},
 }
 
 // backfillRetentionExpiry gives jobs that ended before expiry times were

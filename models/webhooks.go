@@ -82,11 +82,17 @@ func (s Webhooks) Create(ctx context.Context, orgID string, w *Webhook) error {
 	})
 }
 
-// List returns the organisation's webhooks, oldest first.
-func (s Webhooks) List(ctx context.Context, orgID string) ([]Webhook, error) {
+// List returns a page of the organisation's webhooks, oldest first, and
+// their total.
+func (s Webhooks) List(ctx context.Context, orgID string, p Page) ([]Webhook, int64, error) {
+	q := s.db.conn(ctx).Model(&Webhook{}).Where("org_id = ?", orgID)
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
 	var out []Webhook
-	err := s.db.conn(ctx).Where("org_id = ?", orgID).Order("created_at ASC, id ASC").Find(&out).Error
-	return out, err
+	err := q.Order("created_at ASC, id ASC").Limit(p.Limit).Offset(p.Offset).Find(&out).Error
+	return out, total, err
 }
 
 // Get returns webhook id of the organisation.

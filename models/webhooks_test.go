@@ -15,6 +15,10 @@ import (
 )
 
 // whNew returns an unsaved webhook subscribed to types.
+
+// allWebhooks is a page that holds every webhook an organisation may have.
+var allWebhooks = models.Page{Limit: models.MaxWebhooks}
+
 func whNew(name string, enabled bool, types ...string) *models.Webhook {
 	w := &models.Webhook{Name: name, Platform: "slack", URLSealed: "sealed-" + name, URLTail: "…" + name,
 		URLLength: 60, Enabled: enabled, CreatedBy: "user-1"}
@@ -118,7 +122,7 @@ func TestWebhooksLimit(t *testing.T) {
 		if got := errs.Public(err); got.Code != "limit_exceeded" || got.Status != 409 {
 			t.Fatalf("public error = %+v, want limit_exceeded 409", got)
 		}
-		list, err := s.Webhooks.List(ctx, org.ID)
+		list, _, err := s.Webhooks.List(ctx, org.ID, allWebhooks)
 		if err != nil || len(list) != models.MaxWebhooks {
 			t.Fatalf("after a refused create: %d webhooks, %v", len(list), err)
 		}
@@ -149,7 +153,7 @@ func TestWebhooksLimitAllowsAFreshOrg(t *testing.T) {
 			whCreate(t, s, full.ID, fmt.Sprintf("f%02d", i), true)
 		}
 		whCreate(t, s, fresh.ID, "first", true)
-		list, err := s.Webhooks.List(context.Background(), fresh.ID)
+		list, _, err := s.Webhooks.List(context.Background(), fresh.ID, allWebhooks)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("fresh org: %v, %v", whNames(list), err)
 		}
@@ -188,7 +192,7 @@ func TestWebhooksConcurrentCreateRespectsLimit(t *testing.T) {
 				t.Errorf("unexpected error: %v", err)
 			}
 		}
-		list, err := s.Webhooks.List(ctx, org.ID)
+		list, _, err := s.Webhooks.List(ctx, org.ID, allWebhooks)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +200,7 @@ func TestWebhooksConcurrentCreateRespectsLimit(t *testing.T) {
 			t.Fatalf("created %d, refused %d, listed %d; want %d, %d, %d", ok, refused, len(list),
 				models.MaxWebhooks, workers-models.MaxWebhooks, models.MaxWebhooks)
 		}
-		if theirs, _ := s.Webhooks.List(ctx, other.ID); len(theirs) != 1 {
+		if theirs, _, _ := s.Webhooks.List(ctx, other.ID, allWebhooks); len(theirs) != 1 {
 			t.Fatalf("other org has %d webhooks, want 1", len(theirs))
 		}
 	})
@@ -215,7 +219,7 @@ func TestWebhooksListIsTheOrgsOldestFirst(t *testing.T) {
 			whCreate(t, s, other.ID, fmt.Sprintf("theirs-%d", i), true, "quality_drop")
 			time.Sleep(2 * time.Millisecond) // distinct created_at at microsecond precision
 		}
-		list, err := s.Webhooks.List(ctx, org.ID)
+		list, _, err := s.Webhooks.List(ctx, org.ID, allWebhooks)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,9 +231,17 @@ func TestWebhooksListIsTheOrgsOldestFirst(t *testing.T) {
 				t.Fatalf("List returned %s of org %s", w.Name, w.OrgID)
 			}
 		}
-		none, err := s.Webhooks.List(ctx, empty.ID)
-		if err != nil || len(none) != 0 {
-			t.Fatalf("List of an org without webhooks = %v, %v", whNames(none), err)
+		none, total, err := s.Webhooks.List(ctx, empty.ID, allWebhooks)
+		if err != nil || len(none) != 0 || total != 0 {
+			t.Fatalf("List of an org without webhooks = %v, total %d, %v", whNames(none), total, err)
+		}
+		// A page is a slice of the same order; the total counts the whole list.
+		page, total, err := s.Webhooks.List(ctx, org.ID, models.Page{Limit: 2, Offset: 3})
+		if err != nil || total != 6 || !slices.Equal(whNames(page), want[3:5]) {
+			t.Fatalf("List(limit 2, offset 3) = %v, total %d, %v; want %v, 6", whNames(page), total, err, want[3:5])
+		}
+		if past, total, err := s.Webhooks.List(ctx, org.ID, models.Page{Limit: 2, Offset: 6}); err != nil || len(past) != 0 || total != 6 {
+			t.Fatalf("List past the end = %v, total %d, %v", whNames(past), total, err)
 		}
 	})
 }
@@ -340,7 +352,7 @@ func TestWebhooksSaveAndDeleteOfAnotherOrg(t *testing.T) {
 			!slices.Equal(after.Events(), []string{"quality_drop"}) || !after.UpdatedAt.Equal(before.UpdatedAt) {
 			t.Fatalf("another org's Save or Delete changed the webhook: %+v", after)
 		}
-		if theirs, _ := s.Webhooks.List(ctx, other.ID); len(theirs) != 0 {
+		if theirs, _, _ := s.Webhooks.List(ctx, other.ID, allWebhooks); len(theirs) != 0 {
 			t.Fatalf("another org's Save created %v", whNames(theirs))
 		}
 
