@@ -71,7 +71,9 @@ func TestAuditLogRefusesEveryRewrite(t *testing.T) {
 			sql("UPSERT", "INSERT INTO audit_logs "+cols+" VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET event = excluded.event, metadata = excluded.metadata", forged...),
 			sql("UPSERT moving the key", "INSERT INTO audit_logs "+cols+" VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET id = 'moved'", forged...),
 			{"gorm Delete", func(g *gorm.DB) error { return g.Where("id = ?", id).Delete(&models.AuditLog{}).Error }},
-			{"gorm Delete all", func(g *gorm.DB) error { return g.Session(&gorm.Session{AllowGlobalUpdate: true}).Delete(&models.AuditLog{}).Error }},
+			{"gorm Delete all", func(g *gorm.DB) error {
+				return g.Session(&gorm.Session{AllowGlobalUpdate: true}).Delete(&models.AuditLog{}).Error
+			}},
 			{"gorm Save", func(g *gorm.DB) error {
 				return g.Save(&models.AuditLog{ID: id, OrgID: org.ID, Event: "forged", Metadata: "{}", CreatedAt: testNow()}).Error
 			}},
