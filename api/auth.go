@@ -3,8 +3,12 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"net/http"
 	"net/mail"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -177,12 +181,20 @@ func (s *Server) verifyEmail(c *gin.Context) error {
 type loginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
+	// OrganizationID picks the account when the address and password
+	// match accounts in several organisations.
+	OrganizationID string `json:"organization_id"`
 }
 
 var errBadLogin = errs.Unauthorized("invalid e-mail or password")
 
 // login checks the password; with 2FA on it answers a temp_token instead
 // of tokens. A failure says nothing about which part was wrong.
+//
+// An address may have accounts in several organisations: the password is
+// checked against each (one argon2 check per account, so the time depends
+// on the number of accounts, not on which one matches) and picks the
+// account. When it matches more than one, organization_id must say which.
 func (s *Server) login(c *gin.Context) error {
 	var req loginRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -192,32 +204,81 @@ func (s *Server) login(c *gin.Context) error {
 		return errs.BadRequest("email and password are required")
 	}
 	ctx := c.Request.Context()
-	u, err := s.Stores.Users.FindByEmailForLogin(ctx, req.Email)
-	if err != nil {
-		if isNotFound(err) {
-			auth.CheckDummyPassword(req.Password)
-			logger(c).Info("login failed: unknown e-mail")
-			return errBadLogin
-		}
-		return err
-	}
-	ok, err := auth.CheckPassword(u.PasswordHash, req.Password)
+	accounts, err := s.Stores.Users.ListByEmailForLogin(ctx, req.Email)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		s.Audit.Record(audit.Entry{OrgID: u.OrgID, UserID: u.ID, Event: audit.LoginFailed, IP: clientIP(c),
-			Metadata: map[string]any{"reason": "bad_password"}})
+	if req.OrganizationID != "" {
+		accounts = slices.DeleteFunc(accounts, func(u models.User) bool { return u.OrgID != req.OrganizationID })
+	}
+	if len(accounts) == 0 {
+		auth.CheckDummyPassword(req.Password)
+		logger(c).Info("login failed: unknown e-mail")
 		return errBadLogin
 	}
+	var matched []*models.User
+	for i := range accounts {
+		u := &accounts[i]
+		ok, err := auth.CheckPassword(u.PasswordHash, req.Password)
+		if err != nil {
+			// One unreadable hash must not lock the person out of their
+			// other accounts; it never matches.
+			logger(c).Error("stored password hash unreadable", "org_id", u.OrgID, "user_id", u.ID, "error", err)
+			continue
+		}
+		if ok {
+			matched = append(matched, u)
+		}
+	}
+	switch len(matched) {
+	case 0:
+		for i := range accounts {
+			s.Audit.Record(audit.Entry{OrgID: accounts[i].OrgID, UserID: accounts[i].ID, Event: audit.LoginFailed, IP: clientIP(c),
+				Metadata: map[string]any{"reason": "bad_password"}})
+		}
+		return errBadLogin
+	case 1:
+	default:
+		return s.chooseOrganization(ctx, matched)
+	}
+	u := matched[0]
 	if u.TOTPEnabled {
-		temp, _, err := s.Signer.Issue(auth.Kind2FA, u.ID, u.OrgID, twoFATokenTTL)
+		temp, err := s.newTempToken(ctx, u)
 		if err != nil {
 			return err
 		}
 		return respond(c, http.StatusOK, gin.H{"requires_2fa": true, "temp_token": temp})
 	}
 	return s.completeLogin(c, u, "password")
+}
+
+// chooseOrganization answers a login whose address and password match
+// accounts in several organisations: 400, naming organization_id and the
+// organisations to choose from. The caller has just shown the password of
+// each, so naming them reveals nothing the caller could not sign in to.
+func (s *Server) chooseOrganization(ctx context.Context, matched []*models.User) error {
+	choices := make([]string, 0, len(matched))
+	for _, u := range matched {
+		name := "?"
+		if org, err := s.Stores.Orgs.Get(ctx, u.OrgID); err == nil {
+			name = org.Name
+		}
+		choices = append(choices, fmt.Sprintf("%s (%q)", u.OrgID, name))
+	}
+	return errs.BadRequest("this e-mail address and password match accounts in %d organizations; "+
+		"send organization_id set to one of: %s", len(matched), strings.Join(choices, ", "))
+}
+
+// newTempToken records a 2FA challenge for u and signs its temp_token, whose
+// jti names the record: the record makes the token single-use and counts
+// the codes tried with it.
+func (s *Server) newTempToken(ctx context.Context, u *models.User) (string, error) {
+	id := models.NewID()
+	if err := s.Stores.SecondFactor.CreateChallenge(ctx, u.OrgID, u.ID, id, time.Now().Add(twoFATokenTTL)); err != nil {
+		return "", err
+	}
+	temp, _, err := s.Signer.IssueWithID(auth.Kind2FA, id, u.ID, u.OrgID, twoFATokenTTL)
+	return temp, err
 }
 
 func (s *Server) completeLogin(c *gin.Context, u *models.User, method string) error {
@@ -235,7 +296,13 @@ type totpCompleteRequest struct {
 	Code      string `json:"code"`
 }
 
-// totpComplete finishes a 2FA login with a one-time code.
+var errTempToken = errs.Unauthorized("invalid or expired temp_token; sign in again")
+
+// totpComplete finishes a 2FA login with a one-time code. Codes are
+// limited per temp_token (models.ChallengeMaxCodes, then the token is void)
+// and per user over time whatever the token or client
+// (models.UserMaxFailures within models.UserFailureWindow, then the second
+// factor is locked); a temp_token is exchanged for a session once.
 func (s *Server) totpComplete(c *gin.Context) error {
 	var req totpCompleteRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -246,25 +313,106 @@ func (s *Server) totpComplete(c *gin.Context) error {
 	}
 	claims, err := s.Signer.Verify(req.TempToken, auth.Kind2FA)
 	if err != nil {
-		return errs.Unauthorized("invalid or expired temp_token; sign in again")
+		return errTempToken
 	}
 	ctx := c.Request.Context()
 	u, err := s.Stores.Users.Get(ctx, claims.OrgID, claims.Subject)
 	if err != nil {
 		if isNotFound(err) {
-			return errs.Unauthorized("invalid or expired temp_token; sign in again")
+			return errTempToken
 		}
 		return err
 	}
 	if !u.TOTPEnabled {
 		return errs.Unauthorized("two-factor authentication is not enabled; sign in again")
 	}
-	if err := s.checkTOTP(c, u, u.TOTPSecret, req.Code); err != nil {
-		s.Audit.Record(audit.Entry{OrgID: u.OrgID, UserID: u.ID, Event: audit.LoginFailed, IP: clientIP(c),
-			Metadata: map[string]any{"reason": "bad_totp_code"}})
+	now := time.Now()
+	attempt, err := s.Stores.SecondFactor.BeginAttempt(ctx, u.OrgID, u.ID, now)
+	if err != nil {
+		return lockedAnswer(c, err)
+	}
+	tried, err := s.Stores.SecondFactor.TryChallenge(ctx, u.OrgID, u.ID, claims.ID, now)
+	if err != nil {
+		// No code was checked: the attempt does not count.
+		s.forgetAttempt(c, u, attempt)
 		return err
 	}
-	return s.completeLogin(c, u, "password+totp")
+	secret, err := s.Secrets.Open(u.TOTPSecret)
+	if err != nil {
+		s.forgetAttempt(c, u, attempt)
+		return err
+	}
+	step, ok := auth.MatchTOTP(secret, strings.TrimSpace(req.Code), now)
+	wrong := errBadCode
+	if ok {
+		replayed := false
+		err := s.Stores.DB.WithTx(ctx, func(ctx context.Context) error {
+			if err := s.Stores.Users.ClaimTOTPStep(ctx, u.OrgID, u.ID, step); err != nil {
+				replayed = errors.Is(err, errs.ErrUnauthorized)
+				return err
+			}
+			return s.Stores.SecondFactor.ConsumeChallenge(ctx, u.OrgID, claims.ID, now)
+		})
+		if err == nil || !replayed {
+			// A right code is no failure, whether or not it won the token.
+			s.forgetAttempt(c, u, attempt)
+			if err != nil {
+				return err
+			}
+			return s.completeLogin(c, u, "password+totp")
+		}
+		wrong = errs.Public(err)
+	}
+	s.Audit.Record(audit.Entry{OrgID: u.OrgID, UserID: u.ID, Event: audit.LoginFailed, IP: clientIP(c),
+		Metadata: map[string]any{"reason": "bad_totp_code"}})
+	msg := wrong.Message
+	if tried >= models.ChallengeMaxCodes {
+		s.Audit.Record(audit.Entry{OrgID: u.OrgID, UserID: u.ID, Event: audit.TwoFALocked, IP: clientIP(c),
+			Metadata: map[string]any{"reason": "temp_token_codes", "codes": tried}})
+		msg += "; that was the last code this sign-in allows, sign in again"
+	}
+	if until := s.failAttempt(c, u, attempt, "login"); until != nil {
+		msg += fmt.Sprintf("; too many wrong codes: two-factor authentication is locked for %d minutes", int(models.UserLockout.Minutes()))
+	}
+	return errs.Unauthorized("%s", msg)
+}
+
+// forgetAttempt removes an attempt whose code was right or never checked.
+// Best effort: a leftover only counts against the user within the window.
+func (s *Server) forgetAttempt(c *gin.Context, u *models.User, attempt string) {
+	if err := s.Stores.SecondFactor.ForgetAttempt(c.Request.Context(), u.OrgID, attempt); err != nil {
+		logger(c).Error("second-factor attempt not removed", "org_id", u.OrgID, "user_id", u.ID, "error", err)
+	}
+}
+
+// failAttempt keeps an attempt as a wrong code; when that locks the user's
+// second factor it writes 2fa_locked and answers the end of the lock.
+func (s *Server) failAttempt(c *gin.Context, u *models.User, attempt, during string) *time.Time {
+	until, err := s.Stores.SecondFactor.FailAttempt(c.Request.Context(), u.OrgID, u.ID, attempt, time.Now())
+	if err != nil {
+		// The attempt row stays and still counts as a failure.
+		logger(c).Error("second-factor failure not counted", "org_id", u.OrgID, "user_id", u.ID, "error", err)
+		return nil
+	}
+	if until != nil {
+		s.Audit.Record(audit.Entry{OrgID: u.OrgID, UserID: u.ID, Event: audit.TwoFALocked, IP: clientIP(c),
+			Metadata: map[string]any{"reason": "user_failures", "during": during, "failures": models.UserMaxFailures,
+				"window_minutes": int(models.UserFailureWindow.Minutes()), "locked_until": until.UTC().Format(time.RFC3339)}})
+	}
+	return until
+}
+
+// lockedAnswer turns a lock of the second factor into 429 rate_limited
+// with Retry-After; any other error passes through.
+func lockedAnswer(c *gin.Context, err error) error {
+	var locked *models.LockedError
+	if !errors.As(err, &locked) {
+		return err
+	}
+	secs := int(math.Ceil(time.Until(locked.Until).Seconds()))
+	c.Header("Retry-After", strconv.Itoa(max(secs, 1)))
+	return &errs.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+		Message: "too many wrong one-time codes for this account: two-factor authentication is locked; retry after the time in the Retry-After header"}
 }
 
 var errBadCode = errs.Unauthorized("invalid one-time code")
@@ -420,13 +568,25 @@ func (s *Server) totpDisable(c *gin.Context) error {
 	if !p.User.TOTPEnabled {
 		return errs.Conflict("two-factor authentication is not enabled")
 	}
+	// A stolen session must not be able to guess its way to turning 2FA
+	// off: the codes count against the same per-user limit as at login.
+	attempt, err := s.Stores.SecondFactor.BeginAttempt(c.Request.Context(), p.OrgID, p.User.ID, time.Now())
+	if err != nil {
+		return lockedAnswer(c, err)
+	}
 	if err := s.checkTOTP(c, p.User, p.User.TOTPSecret, req.Code); err != nil {
 		if errors.Is(err, errs.ErrUnauthorized) {
 			// The session is valid; only the code is wrong.
-			return errs.BadRequest("%s", errs.Public(err).Message)
+			msg := errs.Public(err).Message
+			if until := s.failAttempt(c, p.User, attempt, "disable"); until != nil {
+				msg += fmt.Sprintf("; too many wrong codes: two-factor authentication is locked for %d minutes", int(models.UserLockout.Minutes()))
+			}
+			return errs.BadRequest("%s", msg)
 		}
+		s.forgetAttempt(c, p.User, attempt)
 		return err
 	}
+	s.forgetAttempt(c, p.User, attempt)
 	if err := s.Stores.Users.DisableTOTP(c.Request.Context(), p.OrgID, p.User.ID); err != nil {
 		return err
 	}

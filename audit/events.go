@@ -12,6 +12,7 @@ const (
 	EmailVerified   = "email_verified"
 	TwoFAEnabled    = "2fa_enabled"
 	TwoFADisabled   = "2fa_disabled"
+	TwoFALocked     = "2fa_locked"
 	FileUploaded    = "file_uploaded"
 	FileRejectedPw  = "file_rejected_raw_password"
 	JobCreated      = "job_created"
@@ -35,7 +36,7 @@ const (
 // Events lists every event code, in the order of SPEC.md; the audit listing
 // accepts exactly these as its `event` filter.
 var Events = []string{
-	Login, Logout, LoginFailed, Register, EmailVerified, TwoFAEnabled, TwoFADisabled,
+	Login, Logout, LoginFailed, Register, EmailVerified, TwoFAEnabled, TwoFADisabled, TwoFALocked,
 	FileUploaded, FileRejectedPw, JobCreated, JobStarted, JobCompleted, FilesDeleted, FilesExpiring,
 	GDPRCheckOff, CreditsAdded,
 	APIKeyCreated, APIKeyRevoked, APIKeyUsed,

@@ -323,6 +323,14 @@ func TestJWTRoundTrip(t *testing.T) {
 	if a == b {
 		t.Fatal("two tokens issued at the same instant are equal (no jti)")
 	}
+	// A token whose state is kept server-side carries the id it was recorded under.
+	tok, _, err := s.IssueWithID(Kind2FA, "3f0c7a52-1b7e-4f0e-9d55-0d6a1c2b9e41", "user-1", "org-1", 5*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.Verify(tok, Kind2FA); err != nil || c.ID != "3f0c7a52-1b7e-4f0e-9d55-0d6a1c2b9e41" {
+		t.Fatalf("IssueWithID: claims %+v, %v; want the given jti", c, err)
+	}
 }
 
 // signWith signs claims with method and key, bypassing Signer.

@@ -37,8 +37,15 @@ func NewSigner(key []byte) (*Signer, error) {
 	return &Signer{key: key, issuer: "dqs", now: time.Now}, nil
 }
 
-// Issue signs a token of kind for user userID of organisation orgID.
+// Issue signs a token of kind for user userID of organisation orgID, with a
+// random id (jti).
 func (s *Signer) Issue(kind, userID, orgID string, ttl time.Duration) (string, time.Time, error) {
+	return s.IssueWithID(kind, RandomToken(12), userID, orgID, ttl)
+}
+
+// IssueWithID signs a token whose id (jti) is id: a token whose state the
+// service keeps (a temp_token) is recorded under its id before it is sent.
+func (s *Signer) IssueWithID(kind, id, userID, orgID string, ttl time.Duration) (string, time.Time, error) {
 	now := s.now().UTC()
 	exp := now.Add(ttl)
 	claims := Claims{
@@ -50,7 +57,7 @@ func (s *Signer) Issue(kind, userID, orgID string, ttl time.Duration) (string, t
 			IssuedAt:  jwt.NewNumericDate(now),
 			NotBefore: jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(exp),
-			ID:        RandomToken(12),
+			ID:        id,
 		},
 	}
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.key)

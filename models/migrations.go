@@ -109,6 +109,8 @@ var migrations = []*gormigrate.Migration{
 	},
 	{ID: "202611260101_files_one_upload_per_name", Migrate: migrateOneUploadPerName},
 	{ID: "202611260102_audit_no_replace", Migrate: migrateAuditNoReplace},
+	{ID: "202611260201_users_email_per_org", Migrate: migrateEmailPerOrganization},
+	{ID: "202611260202_second_factor_guard", Migrate: migrateSecondFactorGuard},
 }
 
 // backfillRetentionExpiry gives jobs that ended before expiry times were

@@ -52,8 +52,12 @@ type Organization struct {
 	UpdatedAt          time.Time `gorm:"not null"`
 }
 
-// User belongs to one organisation; e-mail addresses are unique across the
-// service because login is by e-mail alone.
+// User belongs to one organisation. An e-mail address is unique within an
+// organisation, and one person may hold accounts in several. (Migration
+// 202611210001_accounts builds the table from this struct, so Email keeps
+// the service-wide uniqueIndex tag it was created with; migration
+// 202611260201_users_email_per_org replaced that index by one on
+// (org_id, email).)
 type User struct {
 	ID              string `gorm:"primaryKey;size:36"`
 	OrgID           string `gorm:"size:36;not null;index"`

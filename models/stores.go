@@ -12,6 +12,7 @@ type Stores struct {
 	Jobs               Jobs
 	Files              Files
 	Webhooks           Webhooks
+	SecondFactor       SecondFactor
 }
 
 // NewStores returns the stores over db.
@@ -27,5 +28,6 @@ func NewStores(db *DB) *Stores {
 		Jobs:               Jobs{db},
 		Files:              Files{db},
 		Webhooks:           Webhooks{db},
+		SecondFactor:       SecondFactor{db},
 	}
 }

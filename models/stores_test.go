@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -265,12 +266,13 @@ func TestOrgsConcurrentSpendNeverOverdraws(t *testing.T) {
 
 // --- Users -----------------------------------------------------------------
 
-func TestUsersEmailIsNormalisedAndUnique(t *testing.T) {
+func TestUsersEmailIsNormalisedAndUniquePerOrganisation(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		s := models.NewStores(db)
 		a := newOrg(t, s, "A")
 		b := newOrg(t, s, "B")
+		c := newOrg(t, s, "C")
 		u := newUser(t, s, a.ID, "  Alice@Example.COM ", models.RoleAdmin)
 		if u.Email != "alice@example.com" || u.OrgID != a.ID || u.ID == "" {
 			t.Fatalf("created user = %+v", u)
@@ -282,26 +284,71 @@ func TestUsersEmailIsNormalisedAndUnique(t *testing.T) {
 		if got.Email != "alice@example.com" {
 			t.Fatalf("stored e-mail = %q", got.Email)
 		}
-		for _, tc := range []struct{ name, org, email string }{
-			{"same org, same address", a.ID, "alice@example.com"},
-			{"same org, other case", a.ID, "ALICE@example.com"},
-			{"other org, same address", b.ID, "alice@example.com"},
-			{"other org, spaces and case", b.ID, "\tAlice@EXAMPLE.com  "},
-		} {
-			t.Run(tc.name, func(t *testing.T) {
-				err := s.Users.Create(ctx, tc.org, &models.User{Email: tc.email, PasswordHash: "x", Role: models.RoleMember})
-				wantErr(t, err, errs.ErrConflict)
-			})
+		// Within one organisation an address is taken once, whatever its case.
+		for _, email := range []string{"alice@example.com", "ALICE@example.com", "\tAlice@EXAMPLE.com  "} {
+			err := s.Users.Create(ctx, a.ID, &models.User{Email: email, PasswordHash: "x", Role: models.RoleMember})
+			wantErr(t, err, errs.ErrConflict)
+			if strings.Contains(errs.Public(err).Message, b.ID) || !strings.Contains(errs.Public(err).Message, "this organization") {
+				t.Fatalf("conflict message = %q", errs.Public(err).Message)
+			}
 		}
-		found, err := s.Users.FindByEmailForLogin(ctx, " ALICE@example.com")
-		if err != nil || found.ID != u.ID || found.OrgID != a.ID {
-			t.Fatalf("FindByEmailForLogin = %+v, %v", found, err)
+		// Other organisations may hold the same address, each once.
+		inB := newUser(t, s, b.ID, "ALICE@example.com", models.RoleAdmin)
+		inC := newUser(t, s, c.ID, "\tAlice@EXAMPLE.com  ", models.RoleMember)
+		wantErr(t, s.Users.Create(ctx, b.ID, &models.User{Email: "alice@example.com", PasswordHash: "x", Role: models.RoleMember}), errs.ErrConflict)
+
+		found, err := s.Users.ListByEmailForLogin(ctx, " ALICE@example.com")
+		if err != nil {
+			t.Fatal(err)
 		}
-		_, err = s.Users.FindByEmailForLogin(ctx, "nobody@example.com")
-		wantErr(t, err, errs.ErrNotFound)
+		var ids []string
+		for _, f := range found {
+			ids = append(ids, f.OrgID+"/"+f.ID)
+		}
+		want := []string{a.ID + "/" + u.ID, b.ID + "/" + inB.ID, c.ID + "/" + inC.ID}
+		if strings.Join(ids, ",") != strings.Join(want, ",") {
+			t.Fatalf("ListByEmailForLogin = %v, want the three accounts oldest first %v", ids, want)
+		}
+		none, err := s.Users.ListByEmailForLogin(ctx, "nobody@example.com")
+		if err != nil || len(none) != 0 {
+			t.Fatalf("ListByEmailForLogin(unknown) = %v, %v; want none", none, err)
+		}
 		var n int64
-		if err := db.Gorm.Model(&models.User{}).Count(&n).Error; err != nil || n != 1 {
-			t.Fatalf("users = %d, %v; want 1", n, err)
+		if err := db.Gorm.Model(&models.User{}).Count(&n).Error; err != nil || n != 3 {
+			t.Fatalf("users = %d, %v; want 3", n, err)
+		}
+	})
+}
+
+// TestUsersConcurrentCreateOfOneAddressInOneOrganisation: the unique index
+// decides, so of concurrent creations exactly one wins.
+func TestUsersConcurrentCreateOfOneAddressInOneOrganisation(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		s := models.NewStores(db)
+		org := newOrg(t, s, "A")
+		const n = 8
+		errsCh := make(chan error, n)
+		var wg sync.WaitGroup
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errsCh <- s.Users.Create(ctx, org.ID, &models.User{Email: "race@example.com", PasswordHash: "x", Role: models.RoleMember})
+			}()
+		}
+		wg.Wait()
+		close(errsCh)
+		ok := 0
+		for err := range errsCh {
+			if err == nil {
+				ok++
+			} else {
+				wantErr(t, err, errs.ErrConflict)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("%d of %d concurrent creations succeeded, want 1", ok, n)
 		}
 	})
 }

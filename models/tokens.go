@@ -95,8 +95,9 @@ func (s RefreshTokens) RevokeFamilyByHash(ctx context.Context, h string, now tim
 	return &t, nil
 }
 
-// PurgeExpired deletes refresh tokens and e-mail verifications that expired
-// before cutoff, across organisations (a maintenance sweep).
+// PurgeExpired deletes refresh tokens, e-mail verifications and temp_token
+// states that expired before cutoff, and second-factor attempts that no
+// longer count, across organisations (a maintenance sweep).
 func (s RefreshTokens) PurgeExpired(ctx context.Context, cutoff time.Time) (int64, error) {
 	cutoff = cutoff.UTC()
 	c := s.db.conn(ctx)
@@ -105,7 +106,11 @@ func (s RefreshTokens) PurgeExpired(ctx context.Context, cutoff time.Time) (int6
 		return 0, a.Error
 	}
 	b := c.Where("expires_at < ?", cutoff).Delete(&EmailVerification{})
-	return a.RowsAffected + b.RowsAffected, b.Error
+	if b.Error != nil {
+		return 0, b.Error
+	}
+	n, err := SecondFactor{s.db}.purgeBefore(ctx, cutoff)
+	return a.RowsAffected + b.RowsAffected + n, err
 }
 
 // EmailVerifications stores e-mail verification token hashes.

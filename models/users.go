@@ -16,17 +16,21 @@ type Users struct{ db *DB }
 // NormalizeEmail lowercases and trims an address, so one mailbox is one user.
 func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
-// Create inserts u into organisation orgID; a taken e-mail is a conflict.
+// Create inserts u into organisation orgID; an e-mail address already held
+// by a user of that organisation is a conflict. Other organisations' users
+// play no part: an address is unique per organisation, so whether it has
+// accounts elsewhere is never revealed.
 func (s Users) Create(ctx context.Context, orgID string, u *User) error {
 	if u.ID == "" {
 		u.ID = NewID()
 	}
 	u.OrgID = orgID
 	u.Email = NormalizeEmail(u.Email)
-	// The unique index decides, so two concurrent sign-ups cannot both win.
+	// The unique index on (org_id, email) decides, so two concurrent
+	// creations of one address in one organisation cannot both win.
 	if err := s.db.conn(ctx).Create(u).Error; err != nil {
 		if isUniqueViolation(err) {
-			return errs.Conflict("a user with this e-mail address already exists")
+			return errs.Conflict("a user with this e-mail address already exists in this organization")
 		}
 		return err
 	}
@@ -43,16 +47,21 @@ func (s Users) Get(ctx context.Context, orgID, id string) (*User, error) {
 	return &u, err
 }
 
-// FindByEmailForLogin looks a user up by e-mail across organisations: login
-// is the one place where the organisation is derived from the user found.
-func (s Users) FindByEmailForLogin(ctx context.Context, email string) (*User, error) {
-	var u User
-	err := s.db.conn(ctx).Where("email = ?", NormalizeEmail(email)).Take(&u).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, errs.NotFound("user")
-	}
-	return &u, err
+// ListByEmailForLogin returns the accounts of address email in every
+// organisation, oldest first: login is the one place where the
+// organisation is derived from the user found, and one person may hold
+// accounts in several organisations (the password then picks one).
+func (s Users) ListByEmailForLogin(ctx context.Context, email string) ([]User, error) {
+	var out []User
+	err := s.db.conn(ctx).Where("email = ?", NormalizeEmail(email)).Order("created_at ASC, id ASC").
+		Limit(maxAccountsPerEmail).Find(&out).Error
+	return out, err
 }
+
+// maxAccountsPerEmail bounds the password checks one login may cost (each
+// is an argon2 hash of ~20 MiB); a person with more accounts than this
+// under one address signs in to the oldest ones only.
+const maxAccountsPerEmail = 10
 
 // List returns a page of the organisation's users, oldest first, and the total.
 func (s Users) List(ctx context.Context, orgID string, p Page) ([]User, int64, error) {
