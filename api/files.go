@@ -24,7 +24,10 @@ import (
 // downloadURLTTL is how long a signed download URL works.
 const downloadURLTTL = 15 * time.Minute
 
-// multipartOverhead allows for part headers beyond the file bytes.
+// multipartOverhead is the allowance for the multipart framing (boundaries
+// and part headers) beyond DQS_MAX_UPLOAD_BYTES of file bytes, both in a
+// declared Content-Length and in a body read without one. 1 MiB holds the
+// framing of far more parts than a job may declare.
 const multipartOverhead = 1 << 20
 
 var errRawPassword = &errs.Error{Status: http.StatusBadRequest, Code: "raw_password_detected",
@@ -63,9 +66,18 @@ func (s *Server) spoolOnePart(c *gin.Context) (*spooledPart, error) {
 	return parts[0], nil
 }
 
-// spoolParts streams each `file` part of a multipart body to a temporary
-// file. The whole body is capped at DQS_MAX_UPLOAD_BYTES (413 beyond).
+// spoolParts streams each `file` part of a multipart body to a file of the
+// process's spool directory. The file bytes are capped at
+// DQS_MAX_UPLOAD_BYTES (413 beyond): a body that declares more (plus the
+// framing allowance) is refused before any of it is read, and one sent
+// without a length (chunked) is cut off while it is read.
 func (s *Server) spoolParts(c *gin.Context) ([]*spooledPart, error) {
+	if declared := c.Request.ContentLength; declared > s.Config.MaxUploadBytes+multipartOverhead {
+		return nil, errs.PayloadTooLarge("uploads are limited to %d bytes; this request declares %d", s.Config.MaxUploadBytes, declared)
+	}
+	if s.Spool == nil {
+		return nil, errors.New("api: no spool directory for uploads")
+	}
 	ct, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if err != nil || ct != "multipart/form-data" {
 		return nil, errs.BadRequest("send the files as multipart/form-data with one or more parts named \"file\"")
@@ -97,7 +109,7 @@ func (s *Server) spoolParts(c *gin.Context) ([]*spooledPart, error) {
 		if !validFileName(name) {
 			return fail(errs.BadRequest("each file part needs a file name of 1–%d characters without path separators", maxFileNameLen))
 		}
-		tmp, err := os.CreateTemp("", "dqs-upload-*")
+		tmp, err := s.Spool.CreateTemp("upload-*")
 		if err != nil {
 			return fail(err)
 		}
@@ -164,7 +176,8 @@ func (s *Server) checkParts(c *gin.Context, p *principal, parts []*spooledPart) 
 }
 
 // storeParts stores each checked part and records its file row; a failure
-// part-way removes what this request stored.
+// part-way, such as a concurrent upload of the same name winning the
+// insert (409), removes what this request stored, blobs and rows.
 func (s *Server) storeParts(c *gin.Context, p *principal, jobID string, parts []*spooledPart) ([]models.File, error) {
 	ctx := c.Request.Context()
 	var stored []models.File
@@ -228,6 +241,9 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	// A name already stored is refused here, before anything is stored;
+	// of concurrent uploads of one name, the database's unique index lets
+	// one be stored and the others get the same 409 (storeParts).
 	have := map[string]bool{}
 	for _, f := range existing {
 		have[f.FileName] = true

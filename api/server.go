@@ -18,6 +18,7 @@ import (
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/spool"
 	"github.com/dqs/dqs/webhook"
 	"github.com/gin-gonic/gin"
 )
@@ -54,8 +55,10 @@ type Deps struct {
 	// sends the test message.
 	WebhookGuard  *webhook.Guard
 	WebhookSender *webhook.Sender
-	Logger        *slog.Logger
-	Version       string
+	// Spool is the process's directory for uploads being received.
+	Spool   *spool.Dir
+	Logger  *slog.Logger
+	Version string
 }
 
 // Server holds the handlers' dependencies.

@@ -28,6 +28,7 @@ import (
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/spool"
 	"github.com/dqs/dqs/webhook"
 	"github.com/dqs/dqs/worker"
 	"github.com/dqs/dqs/workflows"
@@ -81,6 +82,8 @@ type App struct {
 	Audit    *audit.Writer
 	API      *api.Server
 	Workers  *worker.Workers
+	// Spool is the API's directory for uploads being received.
+	Spool *spool.Dir
 
 	ownsTemporal bool
 }
@@ -114,6 +117,11 @@ func OpenDatabase(ctx context.Context, cfg *config.Config) (*models.DB, error) {
 	return db, nil
 }
 
+// SpoolRoot is where API processes spool uploads, one locked directory
+// each: under the data directory, so it is on disk (not a memory-backed
+// /tmp) and writable where the root file system is read-only.
+func SpoolRoot(cfg *config.Config) string { return filepath.Join(cfg.DataDir, "spool") }
+
 // New builds the service. It migrates the database first, so every process
 // shape starts against the schema it expects.
 func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
@@ -138,6 +146,12 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	blobs, err := newBlobStore(ctx, cfg, encKey)
 	if err != nil {
 		return nil, err
+	}
+	if opt.API {
+		// Removes what API processes that crashed left in the spool.
+		if a.Spool, err = spool.Open(SpoolRoot(cfg), a.Logger); err != nil {
+			return nil, err
+		}
 	}
 	if a.DB, err = OpenDatabase(ctx, cfg); err != nil {
 		return nil, err
@@ -181,7 +195,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
-			Logger: a.Logger, Version: opt.Version,
+			Spool: a.Spool, Logger: a.Logger, Version: opt.Version,
 		})
 		if err != nil {
 			return nil, err
@@ -279,6 +293,11 @@ func (a *App) Close(ctx context.Context) {
 	}
 	if a.DB != nil {
 		a.DB.Close()
+	}
+	if a.Spool != nil {
+		if err := a.Spool.Close(); err != nil {
+			a.Logger.Warn("spool directory not removed", "error", err)
+		}
 	}
 }
 
