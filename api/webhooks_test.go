@@ -316,3 +316,44 @@ func TestJobEventsReachSubscribedWebhooks(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestWebhookListIsPaged: the list follows the list conventions: limit
+// (default 20, at most 200) and offset, meta total/limit/offset/page, and
+// 400 for a negative or non-numeric value.
+func TestWebhookListIsPaged(t *testing.T) {
+	env := servicetest.Start(t, servicetest.Options{})
+	admin := env.Register(servicetest.Unique("hookpages"))
+	member := env.AddUser(admin, servicetest.Unique("member"), "member")
+	var ids []string
+	for i := range 3 {
+		w := env.Must(201, "POST", "/api/v1/webhooks", admin.Access, map[string]any{"name": fmt.Sprintf("w%d", i), "platform": "slack", "webhook_url": publicWebhookURL}).Data()
+		ids = append(ids, w["id"].(string))
+	}
+	for _, c := range []struct {
+		query                 string
+		want                  []string
+		limit, offset, pageNo float64
+	}{
+		{"", ids, 20, 0, 1},
+		{"?limit=2", ids[:2], 2, 0, 1},
+		{"?limit=2&offset=2", ids[2:], 2, 2, 2},
+		{"?offset=1", ids[1:], 20, 1, 1},
+		{"?limit=500", ids, 200, 0, 1},
+		{"?offset=3", nil, 20, 3, 1},
+	} {
+		r := env.Must(200, "GET", "/api/v1/webhooks"+c.query, member.Access, nil)
+		var got []string
+		for _, w := range r.List() {
+			got = append(got, w["id"].(string))
+		}
+		meta := r.Body["meta"].(map[string]any)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) || meta["total"] != float64(3) || meta["limit"] != c.limit || meta["offset"] != c.offset || meta["page"] != c.pageNo {
+			t.Errorf("GET /webhooks%s = %v meta %v; want %v, total 3, limit %v, offset %v, page %v", c.query, got, meta, c.want, c.limit, c.offset, c.pageNo)
+		}
+	}
+	for _, q := range []string{"?limit=-1", "?limit=0", "?limit=ten", "?offset=-1", "?offset=x", "?limit=2.5"} {
+		if r := env.Do("GET", "/api/v1/webhooks"+q, member.Access, nil); r.Status != 400 || r.ErrorCode() != "bad_request" {
+			t.Errorf("GET /webhooks%s = %d %s, want 400 bad_request", q, r.Status, r.Raw)
+		}
+	}
+}
