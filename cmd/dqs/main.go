@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/dqs/dqs/app"
@@ -82,6 +84,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// localURL is where a browser on this machine reaches the API listening
+// on addr, for the start banner: a wildcard host (":8080", "0.0.0.0:8080",
+// "[::]:8080") is localhost, any other host is kept as written, an IPv6
+// address in brackets.
+func localURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	// A zone ("fe80::1%eth0") is written %25 in a URL (RFC 6874).
+	return "http://" + net.JoinHostPort(strings.ReplaceAll(host, "%", "%25"), port)
+}
+
 func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, stderr io.Writer) int {
 	a, err := app.New(ctx, cfg, opt)
 	if err != nil {
@@ -90,8 +108,8 @@ func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, std
 	}
 	defer a.Close(context.Background())
 	if opt.API {
-		fmt.Fprintf(stdout, "DQS %s\n  API          http://localhost%s/api/v1 (health: /api/v1/public/health, reference: /api/v1/openapi.json)\n  Temporal UI  %s\n",
-			version, cfg.HTTPAddr, cfg.TemporalUIURL)
+		fmt.Fprintf(stdout, "DQS %s\n  API          %s/api/v1 (health: /api/v1/public/health, reference: /api/v1/openapi.json)\n  Temporal UI  %s\n",
+			version, localURL(cfg.HTTPAddr), cfg.TemporalUIURL)
 		if err := a.Serve(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "dqs:", err)
 			return 1

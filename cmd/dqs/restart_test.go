@@ -8,7 +8,6 @@ import (
 	"mime/multipart"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,11 +24,7 @@ import (
 func TestWorkerKilledMidJobFinishesAfterRestart(t *testing.T) {
 	tsrv := temporaltest.Start(t)
 	env := servicetest.Start(t, servicetest.Options{NoWorker: true, Temporal: tsrv})
-	bin := filepath.Join(t.TempDir(), "dqs")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildDQS(t)
 	cfg := env.Config
 	workerEnv := append(os.Environ(),
 		"DQS_DATA_DIR="+cfg.DataDir,
