@@ -36,12 +36,13 @@ const (
 // Events lists every event code, in the order of SPEC.md; the audit listing
 // accepts exactly these as its `event` filter.
 var Events = []string{
-	Login, Logout, LoginFailed, Register, EmailVerified, TwoFAEnabled, TwoFADisabled, TwoFALocked,
+	Login, Logout, LoginFailed, Register, EmailVerified, TwoFAEnabled, TwoFADisabled,
 	FileUploaded, FileRejectedPw, JobCreated, JobStarted, JobCompleted, FilesDeleted, FilesExpiring,
 	GDPRCheckOff, CreditsAdded,
 	APIKeyCreated, APIKeyRevoked, APIKeyUsed,
 	SourceCreated, SourceDeleted,
 	UserCreated, UserRoleChanged, UserDeleted, SettingsUpdated,
+	TwoFALocked,
 }
 
 // Known reports whether code is an event code.
