@@ -125,7 +125,7 @@ func ParseRule(v string) (ratelimit.Rule, error) {
 var settings = []setting{
 	{name: "DQS_HTTP_ADDR", def: ":8080", help: "address the API listens on", set: str(func(c *Config) *string { return &c.HTTPAddr })},
 	{name: "DQS_APP_URL", def: "http://localhost:8080", help: "public base URL, used in e-mailed links", set: str(func(c *Config) *string { return &c.AppURL })},
-	{name: "DQS_DATA_DIR", def: "./data", help: "directory for the SQLite database, generated keys and the e-mail outbox", set: str(func(c *Config) *string { return &c.DataDir })},
+	{name: "DQS_DATA_DIR", def: "./data", help: "directory for the SQLite database, generated keys, the e-mail outbox and the upload spool (spool/)", set: str(func(c *Config) *string { return &c.DataDir })},
 	{name: "DQS_DATABASE_URL", def: "", help: "postgres://… for PostgreSQL, or sqlite:PATH; empty means SQLite at $DQS_DATA_DIR/dqs.db", secret: true, set: str(func(c *Config) *string { return &c.DatabaseURL })},
 	{name: "DQS_TEMPORAL_ADDRESS", def: "127.0.0.1:7233", help: "Temporal frontend host:port", set: str(func(c *Config) *string { return &c.TemporalAddress })},
 	{name: "DQS_TEMPORAL_NAMESPACE", def: "default", help: "Temporal namespace", set: str(func(c *Config) *string { return &c.TemporalNamespace })},
@@ -181,7 +181,7 @@ var settings = []setting{
 		}
 		return nil
 	}},
-	{name: "DQS_MAX_UPLOAD_BYTES", def: "1073741824", help: "largest accepted upload in bytes (default 1 GiB); larger requests are refused with 413", set: func(c *Config, v string) error {
+	{name: "DQS_MAX_UPLOAD_BYTES", def: "1073741824", help: "largest accepted upload in bytes (default 1 GiB); larger requests are refused with 413, before the body is read when the declared Content-Length is above this plus 1 MiB of multipart framing", set: func(c *Config, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 1 {
 			return fmt.Errorf("want a positive number of bytes")
