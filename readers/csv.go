@@ -29,16 +29,10 @@ func openCSV(f File, opt Options) (Reader, error) {
 	if err := seekStart(f); err != nil {
 		return nil, err
 	}
-	sample := make([]byte, sniffSize)
-	n, err := io.ReadFull(f, sample)
-	complete := false
-	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		complete = true
-	case err != nil:
-		return nil, fmt.Errorf("reading file: %w", err)
+	sample, complete, err := readSniffSample(f, min(maxSniffSample, opt.recordLimit()/4))
+	if err != nil {
+		return nil, err
 	}
-	sample = sample[:n]
 	sn := sniffCSV(sample, complete)
 
 	var src io.Reader = io.MultiReader(bytes.NewReader(sample[sn.bomLen:]), f)
@@ -47,6 +41,7 @@ func openCSV(f File, opt Options) (Reader, error) {
 	}
 	r := &csvReader{dialect: sn.CSVDialect, utf8: sn.Encoding == EncodingUTF8}
 	r.sc = newCSVScanner(src, byte(sn.Delimiter), byte(sn.Quote), opt.MaxFieldBytes, opt.MaxColumns)
+	r.sc.maxRecord = max(2*opt.MaxFieldBytes, int(min(64<<20, opt.recordLimit())))
 	if err := r.sc.skipLines(sn.SkipLines); err != nil {
 		return nil, fmt.Errorf("reading file: %w", err)
 	}
@@ -65,6 +60,11 @@ func openCSV(f File, opt Options) (Reader, error) {
 			r.cols = uniqueNames(names)
 		}
 	} else {
+		if !complete && bytes.IndexAny(sample, "\r\n") < 0 {
+			// Not one whole line in the largest sample: sn.width counts the
+			// fields of its start only.
+			return nil, unsupportedf("the first line is longer than %s: a header or row that long is not supported", humanBytes(len(sample)))
+		}
 		if sn.width > opt.MaxColumns {
 			return nil, unsupportedf("the file has %d columns, more than the limit of %d", sn.width, opt.MaxColumns)
 		}
@@ -79,6 +79,39 @@ func openCSV(f File, opt Options) (Reader, error) {
 	r.rec.Values = make([]string, len(r.cols))
 	r.rec.Null = make([]bool, len(r.cols))
 	return r, nil
+}
+
+// maxSniffSample bounds the sample the dialect is sniffed from. It is
+// sniffSize unless the file's first lines are longer: a header of 10,000
+// columns takes a few hundred KiB, and a sniffer that sees part of it takes
+// the rest of the file for rows of another width. Sniffing takes several
+// times the sample's size in memory (a string per field, per candidate
+// dialect), so a first line longer than this is refused.
+const maxSniffSample = 4 << 20
+
+// sniffLines is how many whole lines a sample needs before it stops growing.
+const sniffLines = 3
+
+// readSniffSample reads the start of f: sniffSize bytes, or more, doubling
+// up to limit, until it holds sniffLines line breaks. complete reports that
+// it holds the whole file.
+func readSniffSample(f io.Reader, limit int64) (sample []byte, complete bool, err error) {
+	sample = make([]byte, 0, min(sniffSize, limit))
+	for {
+		n, err := io.ReadFull(f, sample[len(sample):cap(sample)])
+		sample = sample[:len(sample)+n]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return sample, true, nil
+		case err != nil:
+			return nil, false, fmt.Errorf("reading file: %w", err)
+		}
+		if int64(len(sample)) >= limit || bytes.Count(sample, []byte{'\n'})+bytes.Count(sample, []byte{'\r'}) >= sniffLines {
+			return sample, false, nil
+		}
+		grown := make([]byte, len(sample), min(int64(2*len(sample)), limit))
+		sample = grown[:copy(grown, sample)]
+	}
 }
 
 // Dialect returns what was sniffed.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"strconv"
 )
 
 // csvScanner is a small RFC 4180 tokenizer over UTF-8 text.
@@ -303,6 +304,20 @@ func (s *csvScanner) field(i int) []byte {
 		start = s.ends[i-1]
 	}
 	return s.rec[start:s.ends[i]]
+}
+
+// aboutBytes words an amount that need not be exact: MiB (or KiB, GiB)
+// with one decimal at most.
+func aboutBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+	case n >= 1<<10:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 func humanBytes(n int) string {

@@ -203,8 +203,8 @@ func (f *columnFinder) begin() {
 func (f *columnFinder) leaf(name []byte, kind valueKind, _ []byte, _ span, _ uint8) error {
 	col, ok := f.keys.find(f.place, name)
 	if !ok {
-		if len(f.keys.names) >= f.max {
-			return tooManyKeys(f.max)
+		if err := checkNewKey(len(f.keys.names), f.max, name); err != nil {
+			return err
 		}
 		col = f.keys.add(f.place, name)
 		f.nonNull = append(f.nonNull, false)
@@ -226,8 +226,20 @@ func (f *columnFinder) abort() {
 	f.nonNull = f.nonNull[:f.had]
 }
 
-func tooManyKeys(max int) error {
-	return unsupportedf("the file has more than %d distinct keys (columns)", max)
+// maxKeyBytes bounds the name of a column, dotted path included: the names
+// of every column are held for the whole read (10,000 of them at most).
+const maxKeyBytes = 4 << 10
+
+// checkNewKey refuses a new column named name when there are already have
+// of the max allowed, or the name is too long.
+func checkNewKey(have, max int, name []byte) error {
+	if have >= max {
+		return unsupportedf("the file has more than %d distinct keys (columns)", max)
+	}
+	if len(name) > maxKeyBytes {
+		return unsupportedf("the key %q… is longer than the %s limit for a column name", name[:64], humanBytes(maxKeyBytes))
+	}
+	return nil
 }
 
 // columns returns the columns found, without those of keys that are only
@@ -287,8 +299,8 @@ func (f *batchFiller) leaf(name []byte, kind valueKind, data []byte, val span, f
 			f.place++
 			return nil // the file changed between the passes
 		}
-		if len(f.keys.names) >= f.max {
-			return tooManyKeys(f.max)
+		if err := checkNewKey(len(f.keys.names), f.max, name); err != nil {
+			return err
 		}
 		if f.b.Rows > 0 && (f.b.Rows+1)*(len(f.keys.names)+1) > 2*columnar.MaxCells {
 			return ErrTooWideToGrow

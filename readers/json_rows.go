@@ -65,8 +65,8 @@ func newJSONRows(f File, format Format, opt Options, buf []byte) (*jsonRows, err
 		return nil, fmt.Errorf("rewinding file: %w", err)
 	}
 	// A row may hold MaxColumns fields of MaxFieldBytes each, but never
-	// more than 256 MiB.
-	limit := min(int64(opt.MaxColumns)*int64(opt.MaxFieldBytes), 256<<20)
+	// more than the reader's record limit (a quarter of its budget).
+	limit := max(2*int64(opt.MaxFieldBytes), min(int64(opt.MaxColumns)*int64(opt.MaxFieldBytes), opt.recordLimit()))
 	if cap(buf) < jsonMinBuffer {
 		buf = make([]byte, jsonMinBuffer)
 	}

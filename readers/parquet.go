@@ -60,6 +60,8 @@ type parquetReader struct {
 	row  int64 // rows returned so far
 	err  error
 
+	rgBytes int64 // uncompressed bytes of the pages of the row group last prepared
+
 	// Exactly one of these reads the rows.
 	arrow *arrowRows
 	plain *plainRows
@@ -72,6 +74,10 @@ type parquetReader struct {
 func guard(what string, fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			if ob, ok := p.(overBudget); ok {
+				err = ob
+				return
+			}
 			err = malformedf("%s: the Parquet decoder failed on corrupt data (%v)", what, p)
 		}
 	}()
@@ -122,33 +128,24 @@ func openParquetWith(f File, opt Options, forcePlain bool) (Reader, error) {
 		return nil, malformedf("parquet: missing the PAR1 magic bytes; the file is truncated or not Parquet")
 	}
 
-	r := &parquetReader{f: f, size: size, opt: opt, mem: new(bufferPool)}
+	r := &parquetReader{f: f, size: size, opt: opt, mem: newBufferPool(opt.MemoryBudget)}
+	md, err := readFooter(f, size, opt.footerLimit())
+	if err != nil {
+		return nil, err
+	}
 	props := parquet.NewReaderProperties(r.mem)
 	props.BufferedStreamEnabled = true // stream column chunks instead of loading them whole
 	// Each column chunk gets a fresh buffer of this size (the library grows
-	// it for a larger page header). 1 MiB buffers were 390 MB of garbage on
-	// the 3M-row benchmark file; 256 KiB takes 3% fewer cycles, and smaller
-	// ones gain nothing more.
-	props.BufferSize = 256 << 10
-	props.MaxUncompressedPageSize = maxUncompressedPage
+	// it for a larger page header).
+	props.BufferSize = int64(r.streamBuffer(md.Schema.NumColumns()))
+	props.MaxUncompressedPageSize = opt.pageLimit()
 	err = guard("parquet: reading the footer", func() error {
 		var err error
-		r.pf, err = file.NewParquetReader(f, file.WithReadProps(props))
+		r.pf, err = file.NewParquetReader(f, file.WithReadProps(props), file.WithMetadata(md))
 		return classify("parquet: reading the footer", err)
 	})
 	if err != nil {
-		// A footer naming a logical type arrow-go does not know fails to
-		// parse; read such columns by their physical type instead.
-		var ok bool
-		perr := guard("parquet: reading the footer", func() error {
-			pf, patched, err := openWithPatchedFooter(f, size, props)
-			ok = patched
-			r.pf = pf
-			return classify("parquet: reading the footer", err)
-		})
-		if !ok || perr != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	if err := guard("parquet: checking the metadata", r.checkMetadata); err != nil {
 		return nil, err
@@ -180,6 +177,17 @@ func openParquetWith(f File, opt Options, forcePlain bool) (Reader, error) {
 	r.rec.Values = make([]string, len(r.cols))
 	r.rec.Null = make([]bool, len(r.cols))
 	return r, nil
+}
+
+// streamBuffer is the size of the buffer through which each column chunk
+// of a file of ncols leaf columns is read, on either path. 1 MiB buffers
+// were 390 MB of garbage on the 3M-row benchmark file; 256 KiB takes 3%
+// fewer cycles, and larger ones gain nothing more. But a row group's
+// columns are read side by side, each with its buffer: a wide file's
+// buffers shrink so that together they take at most a sixteenth of the
+// budget (10,000 columns at 256 KiB would take 2.5 GiB).
+func (r *parquetReader) streamBuffer(ncols int) int {
+	return int(min(256<<10, max(4<<10, r.opt.MemoryBudget/16/int64(max(1, ncols)))))
 }
 
 func (r *parquetReader) checkMetadata() error {
@@ -222,21 +230,37 @@ func (r *parquetReader) hasInt96() bool {
 	return false
 }
 
-// prepareRowGroup checks the pages of row group rg and opens each column's
-// page reader once in this goroutine.
+// prepareRowGroup checks the pages of row group rg, and that the memory
+// they take at once fits in half the budget (the other half holds record
+// batches), and opens each column's page reader once in this goroutine.
 func (r *parquetReader) prepareRowGroup(rg int) error {
 	md := r.pf.MetaData()
 	rgm := md.RowGroup(rg)
+	var held int64
+	r.rgBytes = 0
 	for c := 0; c < md.Schema.NumColumns(); c++ {
 		where := fmt.Sprintf("parquet: row group %d, column %q", rg+1, md.Schema.Column(c).Path())
 		col, err := rgm.ColumnChunk(c)
 		if err != nil {
 			return classify(where, err)
 		}
-		if err := checkColumnChunk(r.f, r.size, col, md.Schema.Column(c), maxUncompressedPage, where); err != nil {
+		pages, err := checkColumnChunk(r.f, r.size, col, md.Schema.Column(c), r.opt.pageLimit(), where)
+		if err != nil {
 			return err
 		}
-		pr, err := r.pf.RowGroup(rg).GetColumnPageReader(c)
+		held += pages.held()
+		r.rgBytes += pages.uncompressed
+		if held > r.opt.MemoryBudget/2 {
+			return unsupportedf("parquet: row group %d holds pages that need more than %s in memory at once (%d columns read side by side), more than half the %s budget for reading a file",
+				rg+1, aboutBytes(held), md.Schema.NumColumns(), humanBytes(int(r.opt.MemoryBudget)))
+		}
+	}
+	// One RowGroup for all columns: each call works out the page index
+	// ranges of every column (quadratic, 800 MB on 10,000 columns).
+	rgr := r.pf.RowGroup(rg)
+	for c := 0; c < md.Schema.NumColumns(); c++ {
+		where := fmt.Sprintf("parquet: row group %d, column %q", rg+1, md.Schema.Column(c).Path())
+		pr, err := rgr.GetColumnPageReader(c)
 		if err != nil {
 			return classify(where, err)
 		}
@@ -641,8 +665,9 @@ const (
 func (ar *arrowRows) recordRows(rg int) int64 {
 	leaves := int64(ar.p.pf.MetaData().Schema.NumColumns())
 	rows := min(maxRecordRows, columnar.MaxCells/max(1, leaves))
-	rgm := ar.p.pf.MetaData().RowGroup(rg)
-	if size, n := rgm.TotalByteSize(), rgm.NumRows(); size > 0 && n > 0 {
+	// By the size of the row group's pages, which were checked (the
+	// metadata's TotalByteSize is a claim of the writer's).
+	if size, n := ar.p.rgBytes, ar.p.pf.MetaData().RowGroup(rg).NumRows(); size > 0 && n > 0 {
 		rows = min(rows, maxRecordBytes/max(1, size/n))
 	}
 	return max(1, rows)

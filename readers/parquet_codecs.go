@@ -5,13 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
 
 // Codec adjustments, registered once for the process:
 //
+//   - No decompressor writes more than the page declares: the output is
+//     bounded by len(dst), which every caller sizes to the page header's
+//     uncompressed size (itself bounded before the call). zstd and snappy
+//     would otherwise size their output by a length in the compressed
+//     stream's own header: a 123-byte file claiming 16 GiB there had the
+//     process allocate 16 GiB (ZstdLyingFrame, SnappyLyingLength in
+//     internal/hostile). gzip, brotli and LZ4 already stop at len(dst).
 //   - Every decompressor accepts an empty input as an empty page. Writers
 //     may store zero bytes for a DataPageV2 whose values are all null
 //     without running the codec (datapage_v2_empty_datapage.snappy.parquet);
@@ -30,10 +40,11 @@ func init() {
 		if err != nil {
 			continue
 		}
+		bc := boundedCodec{Codec: codec, decode: decodeBy(c, codec)}
 		if sc, ok := codec.(compress.StreamingCodec); ok {
-			compress.RegisterCodec(c, emptySafeStreamingCodec{emptySafeCodec{codec}, sc})
+			compress.RegisterCodec(c, boundedStreamingCodec{bc, sc})
 		} else {
-			compress.RegisterCodec(c, emptySafeCodec{codec})
+			compress.RegisterCodec(c, bc)
 		}
 	}
 	if _, err := compress.GetCodec(compress.Codecs.Lz4); err != nil {
@@ -41,9 +52,13 @@ func init() {
 	}
 }
 
-type emptySafeCodec struct{ compress.Codec }
+// boundedCodec decodes with decode, which writes at most len(dst) bytes.
+type boundedCodec struct {
+	compress.Codec
+	decode func(dst, src []byte) ([]byte, error)
+}
 
-func (c emptySafeCodec) Decode(dst, src []byte) []byte {
+func (c boundedCodec) Decode(dst, src []byte) []byte {
 	out, err := c.DecodeWithError(dst, src)
 	if err != nil {
 		panic(err)
@@ -51,23 +66,60 @@ func (c emptySafeCodec) Decode(dst, src []byte) []byte {
 	return out
 }
 
-func (c emptySafeCodec) DecodeWithError(dst, src []byte) ([]byte, error) {
+func (c boundedCodec) DecodeWithError(dst, src []byte) ([]byte, error) {
 	if len(src) == 0 {
 		return dst[:0], nil
 	}
-	return compress.Decode(c.Codec, dst, src)
+	return c.decode(dst, src)
 }
 
-type emptySafeStreamingCodec struct {
-	emptySafeCodec
+// errLargerThanDeclared: a compressed stream claims more bytes than its page.
+var errLargerThanDeclared = errors.New("the compressed data holds more than its page declares")
+
+// decodeBy returns codec's decoding, bounded by len(dst).
+func decodeBy(c compress.Compression, codec compress.Codec) func(dst, src []byte) ([]byte, error) {
+	switch c {
+	case compress.Codecs.Zstd:
+		return func(dst, src []byte) ([]byte, error) {
+			// The capacity limit makes the decoder refuse a frame whose
+			// content size passes it before allocating anything.
+			out, err := boundedZstd().DecodeAll(src, dst[:0:len(dst)])
+			if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+				err = errLargerThanDeclared
+			}
+			return out, err
+		}
+	case compress.Codecs.Snappy:
+		return func(dst, src []byte) ([]byte, error) {
+			if n, err := snappy.DecodedLen(src); err != nil || n > len(dst) {
+				return nil, errLargerThanDeclared
+			}
+			return compress.Decode(codec, dst, src)
+		}
+	}
+	return func(dst, src []byte) ([]byte, error) { return compress.Decode(codec, dst, src) }
+}
+
+// boundedZstd is the process's zstd decoder for pages: DecodeAll is safe for
+// concurrent use, and writes no more than the capacity of its destination.
+var boundedZstd = sync.OnceValue(func() *zstd.Decoder {
+	d, err := zstd.NewReader(nil, zstd.WithDecodeAllCapLimit(true), zstd.WithDecoderMaxMemory(uint64(maxUncompressedPage)))
+	if err != nil {
+		panic(err) // only on invalid options
+	}
+	return d
+})
+
+type boundedStreamingCodec struct {
+	boundedCodec
 	stream compress.StreamingCodec
 }
 
-func (c emptySafeStreamingCodec) NewReader(r io.Reader) io.ReadCloser { return c.stream.NewReader(r) }
-func (c emptySafeStreamingCodec) NewWriter(w io.Writer) io.WriteCloser {
+func (c boundedStreamingCodec) NewReader(r io.Reader) io.ReadCloser { return c.stream.NewReader(r) }
+func (c boundedStreamingCodec) NewWriter(w io.Writer) io.WriteCloser {
 	return c.stream.NewWriter(w)
 }
-func (c emptySafeStreamingCodec) NewWriterLevel(w io.Writer, l int) (io.WriteCloser, error) {
+func (c boundedStreamingCodec) NewWriterLevel(w io.Writer, l int) (io.WriteCloser, error) {
 	return c.stream.NewWriterLevel(w, l)
 }
 

@@ -46,6 +46,8 @@ type directRows struct {
 	spillAt int             // spill's first row not given yet
 
 	rowBytes int // text per row of the last window decoded
+
+	window textBudget // what the window being decoded may still take
 }
 
 // newDirectRows returns the direct path for the file, or nil when a column
@@ -69,6 +71,8 @@ func newDirectRows(p *parquetReader, cols []arrowColumn) *directRows {
 		dc.maxValue = p.opt.MaxFieldBytes
 		dc.typed = typedKind(c.typ, dc.maxValue)
 		dr.decs[i].directColumn = dc
+		dr.decs[i].window = &dr.window
+		dr.decs[i].bufSize = p.streamBuffer(len(cols))
 	}
 	return dr
 }
@@ -216,6 +220,7 @@ func rowsKept(b *columnar.Batch, first, n int) int {
 // them read at once, and the codecs, which are safe for concurrent use.
 func (dr *directRows) decode(b *columnar.Batch, n int) bool {
 	last := dr.decoded+int64(n) == dr.rgRows
+	dr.window.left.Store(dr.p.opt.recordLimit())
 	return eachColumnInParallel(len(dr.decs), func(c int) bool {
 		d, col := &dr.decs[c], &b.Cols[c]
 		err := guard("", func() error {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -57,6 +58,25 @@ var errDirect = errors.New("parquet direct decoding")
 // could otherwise take gigabytes before any check.
 var errOverLimit = directErrorf("a value over the field limit")
 
+// errOverWindow stops a window whose text passes its budget (a dictionary
+// value repeated many times over expands without bound); the Arrow path,
+// which reads on, refuses it within the reader's budget.
+var errOverWindow = directErrorf("a window's text over its budget")
+
+// textBudget is the text a window may decode into its batch, shared by its
+// columns, which decode in parallel.
+type textBudget struct{ left atomic.Int64 }
+
+// take reserves n bytes, reporting false (and reserving nothing) when
+// fewer are left.
+func (t *textBudget) take(n int) bool {
+	if t.left.Add(-int64(n)) < 0 {
+		t.left.Add(int64(n))
+		return false
+	}
+	return true
+}
+
 func directErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errDirect, fmt.Sprintf(format, args...))
 }
@@ -77,6 +97,8 @@ type chunkDecoder struct {
 	dictName    uint64 // names dict for the batch columns' codes
 	coded       bool   // dictionary-encoded cells get codes (dict is small)
 	dictLongest int    // bytes of the longest value of dict
+	window      *textBudget
+	bufSize     int // of br
 
 	// The current data page. Its levels and indices are decoded a window
 	// at a time, into defs and idx, so that memory stays bounded by the
@@ -108,7 +130,7 @@ func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnC
 	}
 	sr := io.NewSectionReader(f, start, length)
 	if d.br == nil {
-		d.br = bufio.NewReaderSize(sr, 64<<10)
+		d.br = bufio.NewReaderSize(sr, d.bufSize)
 	} else {
 		d.br.Reset(sr)
 	}
@@ -137,6 +159,19 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 	// append grows large slices by a quarter at a time, each time copying
 	// them into fresh memory.
 	start := len(col.Text)
+	// The text appended is taken from the window's budget a MiB at a time:
+	// has tells whether the text up to end fits in what was taken.
+	taken := 0
+	has := func(end int) bool {
+		for end-start > taken {
+			chunk := max(end-start-taken, 1<<20)
+			if !d.window.take(chunk) {
+				return false
+			}
+			taken += chunk
+		}
+		return true
+	}
 	text := slices.Grow(col.Text, min(n*d.valueBytes+n/8, maxReserve))
 	ends, nulls, codes := slices.Grow(col.Ends, n), slices.Grow(col.Nulls, n), col.Codes
 	rows := n
@@ -171,7 +206,7 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 					codes = append(codes, int32(ix))
 				}
 			}
-			if d.dictLongest <= d.maxValue && len(text)+len(idx)*d.dictLongest <= math.MaxInt32 {
+			if d.dictLongest <= d.maxValue && len(text)+len(idx)*d.dictLongest <= math.MaxInt32 && has(len(text)+len(idx)*d.dictLongest) {
 				// Within every bound whatever the indices: no check per value.
 				text, ends = d.appendDictValues(text, ends, idx)
 				nulls = appendFalse(nulls, k)
@@ -181,6 +216,9 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 				v := d.dict.value(int(ix))
 				if len(v) > d.maxValue {
 					return errOverLimit
+				}
+				if !has(len(text) + len(v)) {
+					return errOverWindow
 				}
 				text = append(text, v...)
 				if len(text) > math.MaxInt32 {
@@ -202,7 +240,11 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 			}
 			cell := len(text)
 			if idx != nil {
-				text = append(text, d.dict.value(int(idx[0]))...)
+				v := d.dict.value(int(idx[0]))
+				if !has(len(text) + len(v)) {
+					return errOverWindow
+				}
+				text = append(text, v...)
 				if coded {
 					codes = append(codes, int32(idx[0]))
 				}
@@ -212,6 +254,9 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 			}
 			if len(text)-cell > d.maxValue {
 				return errOverLimit
+			}
+			if !has(len(text)) {
+				return errOverWindow
 			}
 			if len(text) > math.MaxInt32 {
 				return directErrorf("over 2 GiB of text in a batch column")
@@ -490,7 +535,7 @@ func (d *chunkDecoder) decompress(src []byte, n int) ([]byte, error) {
 		return src, nil
 	}
 	if cap(d.page) < n {
-		d.page = make([]byte, max(n, 2*cap(d.page))) // pages vary in size: fewer reallocations
+		d.page = make([]byte, max(n, min(2*cap(d.page), 4<<20))) // pages vary in size: fewer reallocations, but no slack past 4 MiB
 	}
 	out, err := compress.Decode(d.codec, d.page[:n], src)
 	if err != nil || len(out) != n {

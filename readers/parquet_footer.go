@@ -5,18 +5,43 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
 
-// Footers written by newer writers may annotate a column with a logical
-// type this library does not know; arrow-go then fails to build the schema.
-// Like other readers, we fall back to reading such a column by its physical
-// (and legacy converted) type: the unknown annotation is removed from a
-// copy of the footer before it is parsed.
+// The footer (FileMetaData) is read, checked and cleaned here before
+// arrow-go parses it, because the library trusts what it says:
+//
+//   - a schema element's num_children sizes the library's node lists: a
+//     230-byte file whose root claims 2^31-1 children made it ask for
+//     ~32 GiB, an out-of-memory that no recover catches. The schema must be
+//     a tree that the list of elements really holds, at most maxSchemaDepth
+//     deep (the library builds it recursively);
+//   - a Thrift list's length sizes the slice it is decoded into: every list
+//     must fit in the bytes left in the footer (an element takes one byte
+//     at least);
+//   - the "ARROW:schema" entry that Arrow writers add to the key-value
+//     metadata is a flatbuffer the library decodes without checking it: a
+//     children vector claiming 2^30 entries made it allocate ~90 GiB, and an
+//     offset pointing back at its own table recurses until the stack
+//     overflows (fatal too). The entry only restores Arrow-specific types
+//     (durations, time zone names, large strings) that change none of the
+//     text DQS profiles, except durations, which then read as the integers
+//     Parquet stores. It is dropped; the Parquet schema alone types the
+//     columns, as for files of every non-Arrow writer;
+//   - footers written by newer writers may annotate a column with a logical
+//     type this library does not know, and it then fails to build the
+//     schema. Like other readers, such a column is read by its physical
+//     (and legacy converted) type: the unknown annotation is dropped.
+
+// maxSchemaDepth bounds the nesting of a Parquet schema. Real schemas are
+// a few levels deep; arrow-go converts them recursively.
+const maxSchemaDepth = 64
+
+// arrowSchemaKey is the key-value entry dropped from footers (see above).
+const arrowSchemaKey = "ARROW:schema"
 
 // knownLogicalTypes are the LogicalType union members of parquet.thrift
 // that arrow-go understands.
@@ -25,125 +50,236 @@ var knownLogicalTypes = map[int16]bool{
 	10: true, 11: true, 12: true, 13: true, 14: true, 15: true, 16: true, 17: true, 18: true,
 }
 
-// openWithPatchedFooter retries opening a file whose footer names unknown
-// logical types. It reports ok=false when the footer has none.
-func openWithPatchedFooter(f File, size int64, props *parquet.ReaderProperties) (pf *file.Reader, ok bool, err error) {
+// readFooter reads the footer of a Parquet file of size bytes (whose magic
+// bytes were checked), refusing one over maxBytes, and returns it checked
+// and cleaned, parsed by arrow-go.
+func readFooter(f File, size, maxBytes int64) (*metadata.FileMetaData, error) {
 	var tail [8]byte
 	if _, err := f.ReadAt(tail[:], size-8); err != nil {
-		return nil, false, nil
+		return nil, fmt.Errorf("reading file: %w", err)
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
-	if n <= 0 || n > size-12 || n > 256<<20 {
-		return nil, false, nil
+	if n <= 0 || n > size-12 {
+		return nil, malformedf("parquet: the footer length (%d bytes) does not fit in the file (%d bytes)", n, size)
 	}
-	meta := make([]byte, n)
-	if _, err := f.ReadAt(meta, size-8-n); err != nil {
-		return nil, false, nil
+	if n > maxBytes {
+		return nil, unsupportedf("parquet: the footer holds %s of metadata, more than the %s limit", aboutBytes(n), humanBytes(int(maxBytes)))
 	}
-	patched, changed, err := dropUnknownLogicalTypes(meta)
-	if err != nil || !changed {
-		return nil, false, nil
+	raw := make([]byte, n)
+	if _, err := f.ReadAt(raw, size-8-n); err != nil {
+		return nil, fmt.Errorf("reading file: %w", err)
 	}
-	md, err := metadata.NewFileMetaData(patched, nil)
+	clean, err := cleanFooter(raw)
 	if err != nil {
-		return nil, true, err
+		return nil, malformedf("parquet: the footer is corrupt: %v", err)
+	}
+	var md *metadata.FileMetaData
+	err = guard("parquet: reading the footer", func() error {
+		var err error
+		md, err = metadata.NewFileMetaData(clean, nil)
+		return classify("parquet: reading the footer", err)
+	})
+	if err != nil {
+		return nil, err
 	}
 	md.SetSourceFileSize(size)
-	pf, err = file.NewParquetReader(f, file.WithReadProps(props), file.WithMetadata(md))
-	return pf, true, err
+	return md, nil
 }
 
-// dropUnknownLogicalTypes rewrites a thrift-compact FileMetaData, removing
-// SchemaElement.logicalType (field 10) where its union member is unknown.
-func dropUnknownLogicalTypes(meta []byte) ([]byte, bool, error) {
+// cleanFooter checks a thrift-compact FileMetaData and rewrites it without
+// unknown logical types and without the Arrow schema entry.
+func cleanFooter(meta []byte) ([]byte, error) {
 	r := &countingByteReader{r: bufio.NewReader(bytes.NewReader(meta)), limit: int64(len(meta))}
 	out := make([]byte, 0, len(meta))
-	changed := false
 	var last, lastOut int16
 	for {
 		id, typ, err := readFieldHeader(r, &last)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		if typ == 0 {
-			out = append(out, 0)
-			return out, changed, nil
+			return append(out, 0), nil
 		}
-		if id == 2 && typ == tList { // schema: list<SchemaElement>
+		switch {
+		case id == 2 && typ == tList: // schema: list<SchemaElement>
 			out = appendFieldHeader(out, &lastOut, id, typ)
+			out, err = copySchema(r, meta, out)
+		case id == 5 && typ == tList: // key_value_metadata: list<KeyValue>
+			out = appendFieldHeader(out, &lastOut, id, typ)
+			out, err = copyKeyValues(r, meta, out)
+		default:
 			start := r.n
-			b, err := r.ReadByte()
-			if err != nil {
-				return nil, false, err
+			if err = skipValue(r, typ, 1, true); err == nil {
+				out = appendFieldHeader(out, &lastOut, id, typ)
+				out = append(out, meta[start:r.n]...)
 			}
-			count := int64(b >> 4)
-			if count == 15 {
-				v, err := readVarint(r)
-				if err != nil {
-					return nil, false, err
-				}
-				count = int64(v)
-			}
-			if b&0x0f != tStruct || count < 0 || count > int64(len(meta)) {
-				return nil, false, errors.New("unexpected schema list")
-			}
-			out = append(out, meta[start:r.n]...)
-			for k := int64(0); k < count; k++ {
-				var c bool
-				if out, c, err = copySchemaElement(r, meta, out); err != nil {
-					return nil, false, err
-				}
-				changed = changed || c
-			}
-			continue
 		}
-		start := r.n
-		if err := skipValue(r, typ, 1, true); err != nil {
-			return nil, false, err
+		if err != nil {
+			return nil, err
 		}
-		out = appendFieldHeader(out, &lastOut, id, typ)
-		out = append(out, meta[start:r.n]...)
 	}
 }
 
-func copySchemaElement(r *countingByteReader, meta []byte, out []byte) ([]byte, bool, error) {
-	changed := false
+// readStructList reads a list header whose elements must be structs and
+// returns its length, which fits in what is left of r.
+func readStructList(r *countingByteReader, what string) (int64, error) {
+	n, et, err := readListHeader(r)
+	if err != nil {
+		return 0, err
+	}
+	if et != tStruct {
+		return 0, fmt.Errorf("the %s list does not hold structs", what)
+	}
+	return n, nil
+}
+
+func appendListHeader(out []byte, n int64, elem byte) []byte {
+	if n < 15 {
+		return append(out, byte(n)<<4|elem)
+	}
+	return binary.AppendUvarint(append(out, 0xf0|elem), uint64(n))
+}
+
+// copySchema copies the schema elements, checking that they form a tree.
+func copySchema(r *countingByteReader, meta, out []byte) ([]byte, error) {
+	count, err := readStructList(r, "schema")
+	if err != nil {
+		return nil, err
+	}
+	out = appendListHeader(out, count, tStruct)
+	// open holds, per enclosing group, how many of its children are still to
+	// come; the root is the first element.
+	open := []int64{1}
+	for k := int64(0); k < count; k++ {
+		if len(open) == 0 {
+			return nil, fmt.Errorf("the schema lists %d elements, but its groups hold only %d", count, k)
+		}
+		open[len(open)-1]--
+		var children int32
+		if out, children, err = copySchemaElement(r, meta, out); err != nil {
+			return nil, err
+		}
+		if children < 0 {
+			return nil, fmt.Errorf("schema element %d declares %d children", k+1, children)
+		}
+		if int64(children) > count-k-1 {
+			return nil, fmt.Errorf("schema element %d declares %d children, but only %d elements follow it", k+1, children, count-k-1)
+		}
+		if children > 0 {
+			open = append(open, int64(children))
+			if len(open) > maxSchemaDepth+1 {
+				return nil, fmt.Errorf("the schema nests deeper than %d levels", maxSchemaDepth)
+			}
+		}
+		for len(open) > 0 && open[len(open)-1] == 0 {
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) != 0 {
+		return nil, fmt.Errorf("the schema's groups declare more children than its %d elements", count)
+	}
+	return out, nil
+}
+
+// copySchemaElement copies one SchemaElement without an unknown logical
+// type, and returns its num_children (0 when absent).
+func copySchemaElement(r *countingByteReader, meta []byte, out []byte) ([]byte, int32, error) {
+	var children int32
 	var last, lastOut int16
 	for {
 		id, typ, err := readFieldHeader(r, &last)
 		if err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
 		if typ == 0 {
-			return append(out, 0), changed, nil
+			return append(out, 0), children, nil
 		}
 		start := r.n
 		drop := false
-		if id == 10 && typ == tStruct {
+		switch {
+		case id == 5 && typ == tI32:
+			if children, err = readI32(r); err != nil {
+				return nil, 0, err
+			}
+		case id == 10 && typ == tStruct:
 			var inner int16
 			member, mtyp, err := readFieldHeader(r, &inner)
 			if err != nil {
-				return nil, false, err
+				return nil, 0, err
 			}
 			if mtyp != 0 {
 				if err := skipValue(r, mtyp, 2, true); err != nil {
-					return nil, false, err
+					return nil, 0, err
 				}
 				if err := readStruct(r, 2, nil); err != nil {
-					return nil, false, err
+					return nil, 0, err
 				}
 			}
 			drop = mtyp == 0 || !knownLogicalTypes[member]
-		} else if err := skipValue(r, typ, 1, true); err != nil {
-			return nil, false, err
+		default:
+			if err := skipValue(r, typ, 1, true); err != nil {
+				return nil, 0, err
+			}
 		}
-		if drop {
-			changed = true
-			continue
+		if !drop {
+			out = appendFieldHeader(out, &lastOut, id, typ)
+			out = append(out, meta[start:r.n]...)
 		}
-		out = appendFieldHeader(out, &lastOut, id, typ)
-		out = append(out, meta[start:r.n]...)
 	}
+}
+
+// copyKeyValues copies the key-value entries but the Arrow schema's.
+func copyKeyValues(r *countingByteReader, meta, out []byte) ([]byte, error) {
+	count, err := readStructList(r, "key-value metadata")
+	if err != nil {
+		return nil, err
+	}
+	var kept []byte
+	n := int64(0)
+	for range count {
+		start := r.n
+		var key []byte
+		err := readStruct(r, 1, func(id int16, typ byte) (bool, error) {
+			if id != 1 || typ != tBinary {
+				return false, nil
+			}
+			var err error
+			key, err = readBinary(r, int64(len(arrowSchemaKey)))
+			return true, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if string(key) != arrowSchemaKey {
+			kept = append(kept, meta[start:r.n]...)
+			n++
+		}
+	}
+	out = appendListHeader(out, n, tStruct)
+	return append(out, kept...), nil
+}
+
+// readBinary reads a thrift binary, keeping at most keep of its bytes.
+func readBinary(r *countingByteReader, keep int64) ([]byte, error) {
+	v, err := readVarint(r)
+	if err != nil {
+		return nil, err
+	}
+	n := int64(v)
+	if n < 0 || n > r.limit-r.n {
+		return nil, fmt.Errorf("a string of %d bytes runs past the end", v)
+	}
+	var b []byte
+	for i := int64(0); i < n; i++ {
+		c, err := r.ReadByte()
+		if err != nil {
+			return nil, err
+		}
+		if i < keep {
+			b = append(b, c)
+		}
+	}
+	return b, nil
 }
 
 func readFieldHeader(r *countingByteReader, last *int16) (int16, byte, error) {

@@ -3,6 +3,7 @@ package readers
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -20,10 +21,44 @@ import (
 // out, as fresh Go memory is. At most poolKeep bytes wait for reuse; beyond
 // that, and for larger buffers, freed memory is left to the collector. A
 // buffer the library never frees (on an error, say) is simply collected.
+//
+// The pool also holds the reader to its memory budget: it counts the bytes
+// the library holds (allocated and not yet freed), and an allocation that
+// would take them past limit panics with errOverBudget, which guard turns
+// into the reader's error. The library sizes its buffers by what the file
+// says (pages, dictionaries, record batches, which a dictionary-encoded
+// column expands without bound), and this is the one place all of them pass.
 type bufferPool struct {
-	mu   sync.Mutex
-	free [poolClasses][][]byte
-	kept int
+	mu    sync.Mutex
+	free  [poolClasses][][]byte
+	kept  int
+	limit int64                  // 0: no limit
+	live  atomic.Int64           // bytes handed out and not freed (capacities)
+	huge  map[unsafe.Pointer]int // capacity of each live buffer over maxPooled
+}
+
+// newBufferPool returns a pool that lets the library hold at most limit
+// bytes at once (0: no limit).
+func newBufferPool(limit int64) *bufferPool {
+	return &bufferPool{limit: limit}
+}
+
+// overBudget is the error of an allocation past the pool's limit.
+type overBudget struct{ limit int64 }
+
+func (e overBudget) Error() string {
+	return "parquet: reading this file needs more memory at once than its " + humanBytes(int(e.limit)) +
+		" budget (very large pages, or values repeated from a dictionary many times over)"
+}
+
+func (e overBudget) Is(target error) bool { return target == ErrUnsupported }
+
+// charge counts n more bytes held, panicking past the limit.
+func (p *bufferPool) charge(n int) {
+	if live := p.live.Add(int64(n)); p.limit > 0 && live > p.limit {
+		p.live.Add(-int64(n))
+		panic(overBudget{p.limit})
+	}
 }
 
 const (
@@ -47,8 +82,17 @@ func poolClass(size int) int {
 func (p *bufferPool) Allocate(size int) []byte {
 	c := poolClass(size)
 	if c >= poolClasses {
-		return alignedBuffer(size, size)
+		p.charge(size)
+		b := alignedBuffer(size, size)
+		p.mu.Lock()
+		if p.huge == nil {
+			p.huge = map[unsafe.Pointer]int{}
+		}
+		p.huge[unsafe.Pointer(unsafe.SliceData(b[:1]))] = size
+		p.mu.Unlock()
+		return b
 	}
+	p.charge(1 << (c + minPooledShift))
 	p.mu.Lock()
 	if n := len(p.free[c]); n > 0 {
 		b := p.free[c][n-1]
@@ -78,13 +122,28 @@ func (p *bufferPool) Reallocate(size int, b []byte) []byte {
 
 func (p *bufferPool) Free(b []byte) {
 	c := cap(b)
-	if c < 1<<minPooledShift || c&(c-1) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b[:1])))%poolAlign != 0 {
+	if c == 0 {
+		return
+	}
+	at := unsafe.Pointer(unsafe.SliceData(b[:1]))
+	if c >= 1<<maxPooledShift {
+		p.mu.Lock()
+		size, ok := p.huge[at]
+		delete(p.huge, at)
+		p.mu.Unlock()
+		if ok {
+			p.live.Add(-int64(size))
+			return
+		}
+	}
+	if c < 1<<minPooledShift || c&(c-1) != 0 || uintptr(at)%poolAlign != 0 {
 		return // not one of ours
 	}
 	class := poolClass(c)
 	if class >= poolClasses {
 		return
 	}
+	p.live.Add(-int64(c))
 	p.mu.Lock()
 	if p.kept+c <= poolKeep {
 		p.free[class] = append(p.free[class], b[:0])

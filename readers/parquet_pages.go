@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/bits"
 
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/schema"
@@ -67,64 +66,94 @@ const (
 	encRLEDictionary   = 8
 )
 
-// checkColumnChunk walks the pages of one column chunk.
-func checkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string) error {
+// chunkPages is what the pages of a column chunk declare, as the memory a
+// reader of the chunk holds: its dictionary page, decoded for the whole
+// chunk, and one data page at a time, as stored and decompressed.
+type chunkPages struct {
+	dictionary   int64 // uncompressed bytes of the dictionary page
+	largest      int64 // compressed plus uncompressed bytes of the largest data page
+	uncompressed int64 // uncompressed bytes of every page
+}
+
+// held is the most memory a reader of the chunk holds for its pages: the
+// dictionary page twice (decompressed, and decoded into values that may
+// copy it), and its largest data page.
+func (c chunkPages) held() int64 { return 2*c.dictionary + c.largest }
+
+// checkColumnChunk walks the pages of one column chunk and returns what
+// they declare.
+func checkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string) (chunkPages, error) {
+	var pages chunkPages
+	err := walkColumnChunk(r, fileSize, col, descr, maxUncompressed, where, func(h pageHeader) {
+		pages.uncompressed += int64(h.uncompressed)
+		if h.typ == pageDictionary {
+			pages.dictionary += int64(h.uncompressed)
+		} else {
+			pages.largest = max(pages.largest, int64(h.compressed)+int64(h.uncompressed))
+		}
+	})
+	return pages, err
+}
+
+// walkColumnChunk checks the pages of one column chunk, calling page with
+// each header that passed.
+func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string, page func(pageHeader)) error {
 	start, length, ok := chunkLocation(col, fileSize)
 	if !ok {
 		return malformedf("%s: column chunk location (offset %d, %d bytes) lies outside the file (%d bytes)", where, start, length, fileSize)
 	}
 	end := start + length
 	pos := start
-	br := bufio.NewReaderSize(io.NewSectionReader(r, pos, length), 64<<10)
+	br := bufio.NewReaderSize(io.NewSectionReader(r, pos, length), int(min(64<<10, max(16, length))))
 	var body []byte
 	dictChecked := false
-	for page := 1; pos < end; page++ {
+	for n := 1; pos < end; n++ {
 		cr := &countingByteReader{r: br, limit: min(int64(maxPageHeaderBytes), end-pos)}
 		h, err := readPageHeader(cr)
 		if err != nil {
 			if errors.Is(err, errHeaderTooLong) && cr.limit < maxPageHeaderBytes {
-				return malformedf("%s: page %d header runs past the end of the column chunk", where, page)
+				return malformedf("%s: page %d header runs past the end of the column chunk", where, n)
 			}
-			return malformedf("%s: page %d header at offset %d is corrupt: %v", where, page, pos, err)
+			return malformedf("%s: page %d header at offset %d is corrupt: %v", where, n, pos, err)
 		}
 		if !h.hasSizes[0] || !h.hasSizes[1] || h.compressed < 0 || h.uncompressed < 0 {
-			return malformedf("%s: page %d header has missing or negative sizes", where, page)
+			return malformedf("%s: page %d header has missing or negative sizes", where, n)
 		}
 		if h.hasNumValues && h.numValues < 0 {
-			return malformedf("%s: page %d header has a negative value count", where, page)
+			return malformedf("%s: page %d header has a negative value count", where, n)
 		}
 		bodyStart := pos + cr.n
 		bodyEnd := bodyStart + int64(h.compressed)
 		if bodyEnd > end {
-			return malformedf("%s: page %d body (%d bytes at offset %d) runs past the end of the column chunk at offset %d", where, page, h.compressed, bodyStart, end)
+			return malformedf("%s: page %d body (%d bytes at offset %d) runs past the end of the column chunk at offset %d", where, n, h.compressed, bodyStart, end)
 		}
 		if int64(h.uncompressed) > maxUncompressed {
-			return unsupportedf("%s: page %d holds %s uncompressed, more than the %s limit", where, page, humanBytes(int(h.uncompressed)), humanBytes(int(maxUncompressed)))
+			return unsupportedf("%s: page %d holds %s uncompressed, more than the %s limit", where, n, humanBytes(int(h.uncompressed)), humanBytes(int(maxUncompressed)))
+		}
+		if int64(h.compressed) > maxUncompressed {
+			return unsupportedf("%s: page %d holds %s compressed, more than the %s limit", where, n, humanBytes(int(h.compressed)), humanBytes(int(maxUncompressed)))
 		}
 		dictData := (h.typ == pageData || h.typ == pageDataV2) &&
 			(h.encoding == encRLEDictionary || h.encoding == encPlainDictionary)
 		checkDict := dictData && !dictChecked
 		switch {
 		case h.hasCRC || checkDict:
-			if int64(h.compressed) > parquet.DefaultMaxCompressedPageSize {
-				return unsupportedf("%s: page %d holds %s compressed, more than the %s limit", where, page, humanBytes(int(h.compressed)), humanBytes(int(parquet.DefaultMaxCompressedPageSize)))
-			}
 			if cap(body) < int(h.compressed) {
 				body = make([]byte, h.compressed)
 			}
 			body = body[:h.compressed]
 			if _, err := io.ReadFull(br, body); err != nil {
-				return malformedf("%s: page %d: reading the page body: %v", where, page, err)
+				return malformedf("%s: page %d: reading the page body: %v", where, n, err)
 			}
 			if h.hasCRC {
 				if sum := crc32.ChecksumIEEE(body); sum != uint32(h.crc) {
-					return malformedf("%s: page %d checksum mismatch (stored %08x, computed %08x): the page is corrupt", where, page, uint32(h.crc), sum)
+					return malformedf("%s: page %d checksum mismatch (stored %08x, computed %08x): the page is corrupt", where, n, uint32(h.crc), sum)
 				}
 			}
 			if checkDict {
 				dictChecked = true
 				if err := checkDictIndexWidth(h, body, col, descr); err != nil {
-					return malformedf("%s: page %d: %v", where, page, err)
+					return malformedf("%s: page %d: %v", where, n, err)
 				}
 			}
 		case int(h.compressed) <= br.Buffered():
@@ -132,6 +161,7 @@ func checkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMe
 		default:
 			br.Reset(io.NewSectionReader(r, bodyEnd, end-bodyEnd))
 		}
+		page(h)
 		pos = bodyEnd
 	}
 	return nil
@@ -429,22 +459,10 @@ func skipValue(r *countingByteReader, typ byte, depth int, inField bool) error {
 		}
 		return r.skip(int64(n))
 	case tList, tSet:
-		b, err := r.ReadByte()
+		n, et, err := readListHeader(r)
 		if err != nil {
 			return err
 		}
-		n := int64(b >> 4)
-		if n == 15 {
-			v, err := readVarint(r)
-			if err != nil {
-				return err
-			}
-			n = int64(v)
-		}
-		if n < 0 || n > r.limit {
-			return fmt.Errorf("invalid list size %d", n)
-		}
-		et := b & 0x0f
 		for i := int64(0); i < n; i++ {
 			if err := skipValue(r, et, depth+1, false); err != nil {
 				return err
@@ -460,7 +478,7 @@ func skipValue(r *countingByteReader, typ byte, depth int, inField bool) error {
 		if n == 0 {
 			return nil
 		}
-		if n < 0 || n > r.limit {
+		if n < 0 || n > r.limit-r.n {
 			return fmt.Errorf("invalid map size %d", n)
 		}
 		kv, err := r.ReadByte()
@@ -480,6 +498,28 @@ func skipValue(r *countingByteReader, typ byte, depth int, inField bool) error {
 		return readStruct(r, depth, nil)
 	}
 	return fmt.Errorf("unknown thrift type %d", typ)
+}
+
+// readListHeader reads the header of a list or set: its length and the
+// type of its elements. Every element takes a byte at least, so a length
+// past the bytes left is a lie, refused before anyone sizes a slice by it.
+func readListHeader(r *countingByteReader) (n int64, elem byte, err error) {
+	b, err := r.ReadByte()
+	if err != nil {
+		return 0, 0, err
+	}
+	n = int64(b >> 4)
+	if n == 15 {
+		v, err := readVarint(r)
+		if err != nil {
+			return 0, 0, err
+		}
+		n = int64(v)
+	}
+	if n < 0 || n > r.limit-r.n {
+		return 0, 0, fmt.Errorf("a list of %d elements runs past the end", n)
+	}
+	return n, b & 0x0f, nil
 }
 
 func readVarint(r *countingByteReader) (uint64, error) {

@@ -27,7 +27,7 @@ var parquetMustFail = map[string]struct {
 	"rle-dict-uncompressed-corrupt-checksum.parquet": {ErrMalformed, "checksum mismatch"},
 	"nation.dict-malformed.parquet":                  {ErrMalformed, "runs past the end of the column chunk"},
 	// Valid, but its 1 GiB string values exceed the memory limits.
-	"large_string_map.brotli.parquet": {ErrUnsupported, "more than the 256 MiB limit"},
+	"large_string_map.brotli.parquet": {ErrUnsupported, "more than the 128 MiB limit"},
 }
 
 // Files in parquet-testing/bad_data that are valid after all: the file

@@ -62,6 +62,12 @@ type Options struct {
 	// MaxFieldBytes is the largest single value accepted, in bytes
 	// (default 1 MiB).
 	MaxFieldBytes int
+	// MemoryBudget is the most memory, in bytes, the reader may hold at
+	// once for what the file itself sizes (default DefaultMemoryBudget):
+	// Parquet metadata, pages and record batches, a CSV record, a JSON row.
+	// The limits below derive from it; a file that would need more is
+	// refused with ErrUnsupported before the memory is taken.
+	MemoryBudget int64
 	// OnePass lets a JSON reader find its columns while it reads the
 	// values instead of in a first pass over the whole file, which saves
 	// reading the file twice; the reader is then a GrowingReader. Other
@@ -88,6 +94,10 @@ type GrowingReader interface {
 const (
 	DefaultMaxColumns    = 10000
 	DefaultMaxFieldBytes = 1 << 20
+	DefaultMemoryBudget  = 512 << 20
+	// MinMemoryBudget is the smallest budget a reader takes: what a field
+	// of the default size and its record need with room to spare.
+	MinMemoryBudget = 16 << 20
 )
 
 func (o Options) withDefaults() Options {
@@ -97,8 +107,26 @@ func (o Options) withDefaults() Options {
 	if o.MaxFieldBytes <= 0 {
 		o.MaxFieldBytes = DefaultMaxFieldBytes
 	}
+	if o.MemoryBudget <= 0 {
+		o.MemoryBudget = DefaultMemoryBudget
+	}
+	o.MemoryBudget = max(o.MemoryBudget, MinMemoryBudget)
 	return o
 }
+
+// The limits a reader derives from its memory budget.
+
+// footerLimit bounds a Parquet footer. arrow-go's parsed metadata takes
+// several times the bytes of the footer (measured: TestFooterMemory).
+func (o Options) footerLimit() int64 { return o.MemoryBudget / 16 }
+
+// pageLimit bounds one Parquet page, compressed or not.
+func (o Options) pageLimit() int64 { return min(maxUncompressedPage, o.MemoryBudget/4) }
+
+// recordLimit bounds one CSV record or JSON row, in bytes: the reader holds
+// it while the batch takes a copy of its values, and a JSON file is read by
+// two passes at once (keyScout).
+func (o Options) recordLimit() int64 { return o.MemoryBudget / 4 }
 
 var (
 	// ErrUnsupported marks files that are well-formed as far as we can tell

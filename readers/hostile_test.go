@@ -1,0 +1,163 @@
+package readers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dqs/dqs/columnar"
+	"github.com/dqs/dqs/internal/hostile"
+	"github.com/dqs/dqs/internal/memtest"
+)
+
+// The files an attacker would upload, each read with a small budget in a
+// process of its own (internal/memtest), through Next and through
+// FillBatch: the reader must refuse or read it with a clear outcome, and
+// the process's memory must stay within a few times the budget. Before
+// the budget and the checks behind it, the first of them ended the process
+// (an out-of-memory error no recover catches), and the bombs took from 4
+// to 16 GiB from files of a few KB.
+
+const hostileBudget = 64 << 20
+
+// A child process may take four times its budget: the budget, garbage
+// the collector has not reclaimed yet, the file itself and the test binary.
+type hostileCase struct {
+	name string
+	file func() []byte
+	ext  string
+	want string // in the outcome of both reads: an error's text, or "rows N"
+	kind error  // the error's sentinel (nil when rows are read)
+}
+
+// hostileBudgets are the cases read with another budget than hostileBudget:
+// 10,000 columns read side by side take more than 64 MiB in Arrow's
+// buffers alone.
+var hostileBudgets = map[string]int64{"wide_parquet": 256 << 20}
+
+func (c hostileCase) memoryBudget() int64 {
+	if b, ok := hostileBudgets[c.name]; ok {
+		return b
+	}
+	return hostileBudget
+}
+
+var hostileCases = []hostileCase{
+	{"lying_num_children", func() []byte { return hostile.LyingNumChildren(1<<31 - 1) }, "parquet",
+		"declares 2147483647 children, but only 1 elements follow it", ErrMalformed},
+	{"huge_footer", func() []byte {
+		return hostile.ParquetFile{Rows: 0, KeyValues: [][2]string{{"k", strings.Repeat("v", 5<<20)}}}.Bytes()
+	}, "parquet", "the footer holds 5.0 MiB of metadata, more than the 4 MiB limit", ErrUnsupported},
+	{"wide_parquet", func() []byte { return hostile.WideParquet(9_999) }, "parquet", "rows 1", nil},
+	{"arrow_schema_children", func() []byte { return hostile.ArrowSchemaChildren(1 << 30) }, "parquet",
+		"rows 1", nil},
+	{"lying_value_count", func() []byte { return hostile.LyingValueCount(1<<31 - 1) }, "parquet",
+		"parquet: row", ErrMalformed},
+	{"lying_page_size", func() []byte { return hostile.LyingPageSize(16, 256<<20) }, "parquet",
+		"holds 256 MiB uncompressed, more than the 16 MiB limit", ErrUnsupported},
+	{"lying_page_sizes_summed", func() []byte { return hostile.LyingPageSize(16, 12<<20) }, "parquet",
+		"row group 1 holds pages that need more than", ErrUnsupported},
+	{"compression_bomb", func() []byte { return hostile.CompressionBomb(16, 200, 64<<10) }, "parquet",
+		"row group 1 holds pages that need more than", ErrUnsupported},
+	{"zstd_lying_frame", func() []byte { return hostile.LyingCodec(hostile.CodecZstd, hostile.ZstdLyingFrame(32<<30)) }, "parquet",
+		"holds more than its page declares", ErrMalformed},
+	{"snappy_lying_length", func() []byte { return hostile.LyingCodec(hostile.CodecSnappy, hostile.SnappyLyingLength(1<<32-1)) }, "parquet",
+		"holds more than its page declares", ErrMalformed},
+	{"dictionary_bomb", func() []byte { return hostile.DictionaryBomb(4, 100_000, 1<<20-100) }, "parquet",
+		"needs more memory at once than its 64 MiB budget", ErrUnsupported},
+	{"wide_csv", func() []byte { return hostile.WideCSV(10_000, 200) }, "csv",
+		"rows 200", nil},
+	{"many_column_csv", func() []byte { return hostile.WideCSV(20_000, 1) }, "csv",
+		"more than 10000 fields in one row", ErrUnsupported},
+	{"million_column_csv", func() []byte { return hostile.WideCSV(1_000_000, 1) }, "csv",
+		"the first line is longer than 4 MiB", ErrUnsupported},
+	{"endless_first_line", func() []byte { return bytes.Repeat([]byte("a,"), 10<<20) }, "csv",
+		"the first line is longer than 4 MiB", ErrUnsupported},
+	{"deep_json", func() []byte { return hostile.DeepJSON(1_000_000) }, "json",
+		"exceeded max depth", ErrMalformed},
+	{"long_json_key", func() []byte { return []byte(`[{"` + strings.Repeat("k", 1<<20) + `": 1}]`) }, "json",
+		"limit for a column name", ErrUnsupported},
+	{"huge_json_row", func() []byte {
+		return []byte(`[{"a": "` + strings.Repeat("x", 1<<20-10) + `", "b": [` + strings.Repeat(`"`+strings.Repeat("y", 1000)+`",`, 30_000) + `0]}]`)
+	}, "json", "a single row is larger than the 16 MiB limit", ErrUnsupported},
+}
+
+// hostileOutcome reads data through Next and then through FillBatch.
+func hostileOutcome(data []byte, name string, budget int64) string {
+	opt := Options{MemoryBudget: budget}
+	outcome := func(batches bool) string {
+		r, err := Open(bytes.NewReader(data), name, opt)
+		if err != nil {
+			return describeOutcome(0, err)
+		}
+		defer r.Close()
+		b := columnar.NewBatch(len(r.Columns()))
+		rows := 0
+		for {
+			if batches {
+				b.Reset()
+				if err = FillBatch(r, b); err == nil {
+					rows += b.Rows
+				}
+			} else if _, err = r.Next(); err == nil {
+				rows++
+			}
+			if err != nil {
+				return describeOutcome(rows, err)
+			}
+		}
+	}
+	return outcome(false) + "\n" + outcome(true)
+}
+
+func describeOutcome(rows int, err error) string {
+	if errors.Is(err, io.EOF) {
+		return fmt.Sprintf("rows %d", rows)
+	}
+	kind := "no sentinel"
+	switch {
+	case errors.Is(err, ErrMalformed):
+		kind = "malformed"
+	case errors.Is(err, ErrUnsupported):
+		kind = "unsupported"
+	}
+	return fmt.Sprintf("%s: %v", kind, err)
+}
+
+func TestMain(m *testing.M) {
+	cases := memtest.Cases{}
+	for _, c := range hostileCases {
+		cases[c.name] = func() string { return hostileOutcome(c.file(), "attack."+c.ext, c.memoryBudget()) }
+	}
+	memtest.Main(cases)
+	os.Exit(m.Run())
+}
+
+func TestHostileFiles(t *testing.T) {
+	for _, c := range hostileCases {
+		t.Run(c.name, func(t *testing.T) {
+			peak := 4 * uint64(c.memoryBudget())
+			res := memtest.Measure(t, c.name, int64(peak))
+			kind := "rows"
+			switch c.kind {
+			case ErrMalformed:
+				kind = "malformed: "
+			case ErrUnsupported:
+				kind = "unsupported: "
+			}
+			for _, outcome := range strings.Split(res.Output, "\n") {
+				if !strings.HasPrefix(outcome, kind) || !strings.Contains(outcome, c.want) {
+					t.Errorf("outcome %q, want %s… containing %q", outcome, kind, c.want)
+				}
+			}
+			t.Logf("peak %d MiB: %s", res.Peak>>20, strings.ReplaceAll(res.Output, "\n", " | "))
+			if res.Peak > peak {
+				t.Errorf("the process took %d MiB, more than %d MiB", res.Peak>>20, peak>>20)
+			}
+		})
+	}
+}
