@@ -9,7 +9,7 @@ TEST_FLAGS       ?= -race -count=1 -timeout 30m
 
 export DQS_TEMPORAL_CLI := $(TEMPORAL)
 
-.PHONY: help build run test vet eval bench bench-small bench-duckdb bench-go temporal-cli clean
+.PHONY: help build run test vet eval bench bench-small bench-duckdb bench-go fuzz temporal-cli clean
 
 help:
 	@echo "make run           start Temporal (with its Web UI) and DQS (API + worker) on this machine"
@@ -22,6 +22,8 @@ help:
 	@echo "make bench-duckdb  DuckDB's SUMMARIZE on the same files, the reference of the speed targets"
 	@echo "                   (needs Node.js and npm; installs DuckDB's package into $(TOOLS_DIR), once)"
 	@echo "make bench-go      run the Go micro-benchmarks (go test -bench)"
+	@echo "make fuzz          fuzz every reader of untrusted bytes for FUZZTIME each (default 10m) under a"
+	@echo "                   memory limit; crashers are kept in readers/testdata/fuzz and replayed by make test"
 	@echo "make build         build bin/dqs"
 	@echo "make temporal-cli  install the pinned Temporal CLI into $(TOOLS_DIR)"
 
@@ -79,6 +81,10 @@ $(DUCKDB_DIR)/node_modules/@duckdb/node-api:
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Fuzzing (scripts/fuzz.sh): FUZZTIME=10m per target by default.
+fuzz:
+	GO=$(GO) ./scripts/fuzz.sh
 
 clean:
 	rm -rf bin

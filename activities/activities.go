@@ -6,6 +6,7 @@ package activities
 import (
 	"context"
 	"fmt"
+	"github.com/dqs/dqs/analysis"
 	"log/slog"
 	"net/url"
 	"time"
@@ -38,6 +39,9 @@ type Activities struct {
 	// Webhooks sends webhook messages; Secrets unseals their URLs.
 	Webhooks *webhook.Sender
 	Secrets  *secrets.Box
+	// Memory bounds what analysing a file may take, from the process's
+	// pool (shared with the API's prescans in a single process).
+	Memory analysis.Limits
 }
 
 // verificationTTL is how long an e-mailed verification link works.

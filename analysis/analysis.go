@@ -50,25 +50,31 @@ type Result struct {
 var ErrBadInput = errors.New("file cannot be analysed")
 
 // Run analyses f (name gives the format by its extension, size the
-// progress denominator).
-func Run(ctx context.Context, f readers.File, name string, size int64, progress Progress) (*Result, error) {
+// progress denominator) within lim.
+func Run(ctx context.Context, f readers.File, name string, size int64, lim Limits, progress Progress) (*Result, error) {
 	// One pass: a JSON file is not read twice to find its columns first.
-	return run(ctx, f, name, size, progress, readers.Options{OnePass: true})
+	return run(ctx, f, name, size, lim, progress, readers.Options{OnePass: true})
 }
 
-func run(ctx context.Context, f readers.File, name string, size int64, progress Progress, opt readers.Options) (*Result, error) {
+func run(ctx context.Context, f readers.File, name string, size int64, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
 	if progress == nil {
 		progress = func(string, float64) {}
 	}
 	progress = monotonic(progress)
-	res, err := analyse(ctx, f, name, size, progress, opt)
+	release, err := lim.reserve(ctx, lim.fileMemory(), func() { progress(StageParsing, 0) })
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	opt.MemoryBudget = lim.readerBudget()
+	res, err := analyse(ctx, f, name, size, lim, progress, opt)
 	if errors.Is(err, readers.ErrTooWideToGrow) && opt.OnePass {
 		// Rare: a row brought too many new columns at once to one pass.
 		opt.OnePass = false
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
-		return analyse(ctx, f, name, size, progress, opt)
+		return analyse(ctx, f, name, size, lim, progress, opt)
 	}
 	return res, err
 }
@@ -83,7 +89,7 @@ func monotonic(progress Progress) Progress {
 	}
 }
 
-func analyse(ctx context.Context, f readers.File, name string, size int64, progress Progress, opt readers.Options) (*Result, error) {
+func analyse(ctx context.Context, f readers.File, name string, size int64, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
 	progress(StageParsing, 0)
 	counter := &countingFile{File: f}
 	r, err := readers.Open(counter, name, opt)
@@ -91,7 +97,8 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, progr
 		return nil, badInput(err)
 	}
 	defer r.Close()
-	prof, err := profileParallel(ctx, r, profile.Options{Rows: size / bytesPerRowGuess}, defaultWorkers(), counter.bytesRead, func(read int64) error {
+	popt := profile.Options{Rows: size / bytesPerRowGuess, MemoryBudget: lim.profileBudget()}
+	prof, err := profileParallel(ctx, r, popt, defaultWorkers(), counter.bytesRead, func(read int64) error {
 		progress(StageProfiling, fraction(read, size))
 		return nil
 	})
@@ -142,6 +149,15 @@ func badInput(err error) error {
 		return fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
 	return err
+}
+
+// checkColumns refuses a file of more columns than a profiler fits in
+// budget bytes (see profile.CheckBudget).
+func checkColumns(columns int, budget int64) error {
+	if err := profile.CheckBudget(columns, budget); err != nil {
+		return fmt.Errorf("%w: %v; raise DQS_FILE_MEMORY_BUDGET or split the file", ErrBadInput, err)
+	}
+	return nil
 }
 
 func fraction(read, size int64) float64 {

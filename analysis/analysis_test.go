@@ -27,7 +27,7 @@ func csvFile(rows int) *bytes.Reader {
 func TestRunClassifiesScoresAndMasks(t *testing.T) {
 	f := csvFile(1000)
 	var stages []string
-	res, err := Run(context.Background(), f, "customers.csv", f.Size(), func(stage string, frac float64) {
+	res, err := Run(context.Background(), f, "customers.csv", f.Size(), Limits{}, func(stage string, frac float64) {
 		if frac < 0 || frac > 1 {
 			t.Errorf("progress fraction %v out of range", frac)
 		}
@@ -69,7 +69,7 @@ func TestRunRejectsBadInputAsBadInput(t *testing.T) {
 		"bad.parquet":   "PAR1 this is not parquet PAR1",
 	} {
 		f := bytes.NewReader([]byte(body))
-		_, err := Run(context.Background(), f, name, f.Size(), nil)
+		_, err := Run(context.Background(), f, name, f.Size(), Limits{}, nil)
 		if !errors.Is(err, ErrBadInput) {
 			t.Errorf("%s: err = %v, want ErrBadInput", name, err)
 		}
@@ -80,7 +80,7 @@ func TestRunHonoursCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	f := csvFile(200_000)
-	if _, err := Run(ctx, f, "big.csv", f.Size(), nil); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, f, "big.csv", f.Size(), Limits{}, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
@@ -92,7 +92,7 @@ func TestPrescanFindsPasswordsAndEstimatesRows(t *testing.T) {
 		fmt.Fprintf(&b, "user%d,Winter%d!secret,u%d@example.com\n", i, i, i)
 	}
 	f := bytes.NewReader([]byte(b.String()))
-	res, err := Prescan(f, "users.csv", f.Size())
+	res, err := Prescan(context.Background(), f, "users.csv", f.Size(), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestPrescanFindsPasswordsAndEstimatesRows(t *testing.T) {
 		t.Fatalf("rows scanned %d, estimate %d, want about 5000", res.RowsScanned, res.RowEstimate)
 	}
 	clean := csvFile(100)
-	res, err = Prescan(clean, "c.csv", clean.Size())
+	res, err = Prescan(context.Background(), clean, "c.csv", clean.Size(), Limits{})
 	if err != nil || len(res.PasswordColumns) != 0 || res.RowEstimate != 100 {
 		t.Fatalf("clean prescan = %+v, %v", res, err)
 	}

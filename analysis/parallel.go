@@ -72,6 +72,9 @@ func (b *batch) growHashes() {
 // the profiler (null in every earlier row) and starts their goroutines:
 // rare, and the profile stays the one of a single pass.
 func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options, workers int, read func() int64, progress func(read int64) error) (*profile.Profiler, error) {
+	if err := checkColumns(len(r.Columns()), opt.MemoryBudget); err != nil {
+		return nil, err
+	}
 	p := profile.New(r.Columns(), opt)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -108,8 +111,13 @@ func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options,
 	startColumns(len(r.Columns()))
 	// grow waits until every batch but the reader's own is back in free, so
 	// that nothing else touches the profiler, then adds the columns from
-	// the profiler's width to n.
+	// the profiler's width to n. It returns false, and sets readErr, when
+	// the run must stop.
+	var readErr error
 	grow := func(n int) bool {
+		if readErr = checkColumns(n, opt.MemoryBudget); readErr != nil {
+			return false
+		}
 		var idle []*batch
 		for len(idle) < inFlight-1 {
 			select {
@@ -128,7 +136,6 @@ func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options,
 	}
 	// The reader. It closes the column channels when it stops, so the
 	// column goroutines end once they have drained them.
-	var readErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"errors"
 	"io"
 
@@ -9,8 +10,15 @@ import (
 	"github.com/dqs/dqs/readers"
 )
 
-// PrescanRows is how many rows a prescan reads.
+// PrescanRows is how many rows a prescan reads, at most: its cost must not
+// grow with the file (it runs inside an upload request). A wide file is
+// read for fewer rows, prescanCells cells at most, and any file for a
+// sixteenth of the prescan's budget of text at most.
 const PrescanRows = 2000
+
+// prescanCells bounds the cells a prescan reads: 20 rows of a file of
+// 10,000 columns.
+const prescanCells = 200_000
 
 // PrescanColumn is what a prescan says of one column.
 type PrescanColumn struct {
@@ -31,10 +39,16 @@ type PrescanResult struct {
 	PasswordColumns []string `json:"password_columns,omitempty"`
 }
 
-// Prescan reads the first PrescanRows rows of f and classifies its columns.
-// The row estimate scales the rows read by the share of the file they used.
-func Prescan(f readers.File, name string, size int64) (*PrescanResult, error) {
-	sc, err := scanHead(f, name, PrescanRows)
+// Prescan reads the head of f (see PrescanRows) within lim and classifies
+// its columns. The row estimate scales the rows read by the share of the
+// file they used.
+func Prescan(ctx context.Context, f readers.File, name string, size int64, lim Limits) (*PrescanResult, error) {
+	release, err := lim.reserve(ctx, lim.PrescanMemory(), func() {})
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	sc, err := scanHead(f, name, PrescanRows, lim.PrescanMemory())
 	if err != nil {
 		return nil, err
 	}
@@ -74,18 +88,23 @@ type headScan struct {
 	eof      bool
 }
 
-// scanHead opens f and profiles its first limit rows, row by row. The
-// reader is closed when scanHead returns.
-func scanHead(f readers.File, name string, limit int64) (*headScan, error) {
+// scanHead opens f and profiles its first limit rows, row by row, within
+// budget: fewer rows when the file is wide, and no more text than a
+// sixteenth of the budget. The reader is closed when scanHead returns.
+func scanHead(f readers.File, name string, limit, budget int64) (*headScan, error) {
 	s := &headScan{counter: &countingFile{File: f}}
-	r, err := readers.Open(s.counter, name, readers.Options{})
+	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4})
 	if err != nil {
 		return nil, badInput(err)
 	}
 	defer r.Close()
 	s.reader = r
+	// The profiler's state grows with what it is given (a few KiB a column
+	// to start with, then with the values read), which the bounds below
+	// keep small: it needs no sizes of its own.
 	s.profiler = profile.New(r.Columns(), profile.Options{})
-	for s.rows < limit {
+	limit = min(limit, max(1, prescanCells/int64(max(1, len(r.Columns())))))
+	for s.rows < limit && s.rowBytes < budget/16 {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			s.eof = true

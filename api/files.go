@@ -145,11 +145,14 @@ func (s *Server) checkNoPasswords(c *gin.Context, p *principal, sp *spooledPart)
 	if _, err := sp.file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	res, err := analysis.Prescan(sp.file, sp.name, sp.size)
-	if err != nil {
+	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, s.Memory)
+	if errors.Is(err, analysis.ErrBadInput) {
 		// An unreadable file is still stored: the analysis marks it
 		// failed with the reader's message.
 		return nil
+	}
+	if err != nil {
+		return err
 	}
 	return s.rejectPasswords(c, p, sp, res)
 }
@@ -312,7 +315,7 @@ func (s *Server) prescan(c *gin.Context) error {
 		return err
 	}
 	defer sp.close()
-	res, err := analysis.Prescan(sp.file, sp.name, sp.size)
+	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, s.Memory)
 	if err != nil {
 		if errors.Is(err, analysis.ErrBadInput) {
 			return errs.BadRequest("%s", err.Error())

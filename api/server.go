@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/blob"
@@ -56,7 +57,9 @@ type Deps struct {
 	WebhookGuard  *webhook.Guard
 	WebhookSender *webhook.Sender
 	// Spool is the process's directory for uploads being received.
-	Spool   *spool.Dir
+	Spool *spool.Dir
+	// Memory bounds what a prescan may take, from the process's pool.
+	Memory  analysis.Limits
 	Logger  *slog.Logger
 	Version string
 }

@@ -14,16 +14,19 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/dqs/dqs/activities"
+	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/api"
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/config"
 	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/mailer"
+	"github.com/dqs/dqs/membudget"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/retention"
@@ -174,11 +177,13 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 
 	names := workflows.NamesFor(cfg.TemporalPrefix)
 	guard, sender := newWebhookSender(opt)
+	memory := analysis.Limits{FileMemory: cfg.FileMemoryBudget, Pool: membudget.NewPool(cfg.MemoryBudget)}
+	setSoftMemoryLimit(cfg)
 	if opt.Worker {
 		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
 			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger),
 			Events:   events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}},
-			Webhooks: sender, Secrets: box}
+			Webhooks: sender, Secrets: box, Memory: memory}
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}
@@ -195,7 +200,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
-			Spool: a.Spool, Logger: a.Logger, Version: opt.Version,
+			Spool: a.Spool, Memory: memory, Logger: a.Logger, Version: opt.Version,
 		})
 		if err != nil {
 			return nil, err
@@ -203,6 +208,17 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	}
 	ok = true
 	return a, nil
+}
+
+// setSoftMemoryLimit has the Go collector work harder as the heap nears the
+// memory budget, instead of letting garbage grow to twice what is live
+// (GOGC's default), unless GOMEMLIMIT says otherwise. The quarter above the
+// budget is for what the budget does not count: the runtime, the API's
+// requests, Temporal's client.
+func setSoftMemoryLimit(cfg *config.Config) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(cfg.MemoryBudget + cfg.MemoryBudget/4)
+	}
 }
 
 // loadKeys returns the JWT key (when the process serves the API) and the

@@ -42,8 +42,13 @@ type Config struct {
 	TrustedProxies    []string
 	Limits            Limits
 	MaxUploadBytes    int64
-	WSLifetime        time.Duration
-	Blob              Blob
+	// FileMemoryBudget is the memory reading and profiling one file may
+	// take; MemoryBudget the memory of a process the files read at once
+	// share (see analysis.Limits).
+	FileMemoryBudget int64
+	MemoryBudget     int64
+	WSLifetime       time.Duration
+	Blob             Blob
 	// TestRetentionDay shortens a retention day for end-to-end tests of
 	// raw-file deletion; zero (the default) is the real 24-hour day with
 	// deletion at 02:00 UTC. Production never sets it.
@@ -189,6 +194,23 @@ var settings = []setting{
 		c.MaxUploadBytes = n
 		return nil
 	}},
+	{name: "DQS_FILE_MEMORY_BUDGET", def: "2GiB", help: "memory that reading and profiling one file may take (at least 128MiB); a file that would need more (huge pages, compression bombs, too many columns) is refused with a message saying why", set: func(c *Config, v string) error {
+		n, err := parseBytes(v)
+		if err == nil && n < 128<<20 {
+			err = fmt.Errorf("want at least 128MiB")
+		}
+		c.FileMemoryBudget = n
+		return err
+	}},
+	{name: "DQS_MEMORY_BUDGET", def: "", help: "memory the files analysed and prescanned at once in one process share; a file waits until its budget is free. Also the Go runtime's soft memory limit, unless GOMEMLIMIT is set. Empty means three quarters of the process's cgroup limit or of the machine's memory", set: func(c *Config, v string) error {
+		if v == "" {
+			c.MemoryBudget = defaultMemoryBudget()
+			return nil
+		}
+		n, err := parseBytes(v)
+		c.MemoryBudget = n
+		return err
+	}},
 	{name: "DQS_WS_LIFETIME", def: "10m", help: "how long a progress WebSocket stays open before it closes with 1001", set: dur(func(c *Config) *time.Duration { return &c.WSLifetime })},
 	{name: "DQS_BLOB_DRIVER", def: "local", help: "blob storage for uploaded files: local, s3 or gcs", set: func(c *Config, v string) error {
 		switch v {
@@ -244,6 +266,8 @@ func Load(getenv func(string) string) (*Config, error) {
 	if c.Blob.Dir == "" {
 		c.Blob.Dir = filepath.Join(c.DataDir, "blobs")
 	}
+	// One file must fit in the pool, or it would wait forever.
+	c.FileMemoryBudget = min(c.FileMemoryBudget, c.MemoryBudget)
 	return c, nil
 }
 

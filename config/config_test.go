@@ -92,6 +92,8 @@ func TestEnvOverrides(t *testing.T) {
 		"DQS_RATE_LIMIT_JOBS":    "2/2h",
 		"DQS_RATE_LIMIT_BILLING": "3/1h",
 		"DQS_RATE_LIMIT_WS":      "4/1m",
+		"DQS_FILE_MEMORY_BUDGET": "512MiB",
+		"DQS_MEMORY_BUDGET":      "6 GiB",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -126,9 +128,11 @@ func TestEnvOverrides(t *testing.T) {
 			Billing: ratelimit.Rule{Limit: 3, Window: time.Hour},
 			WS:      ratelimit.Rule{Limit: 4, Window: time.Minute},
 		},
-		MaxUploadBytes: 1 << 30,
-		WSLifetime:     10 * time.Minute,
-		Blob:           Blob{Driver: "local", Dir: "/var/lib/dqs/blobs", Region: "eu-north-1"},
+		MaxUploadBytes:   1 << 30,
+		FileMemoryBudget: 512 << 20,
+		MemoryBudget:     6 << 30,
+		WSLifetime:       10 * time.Minute,
+		Blob:             Blob{Driver: "local", Dir: "/var/lib/dqs/blobs", Region: "eu-north-1"},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("Load =\n%+v\nwant\n%+v", c, want)
@@ -364,5 +368,44 @@ func TestGetenvIsOSGetenv(t *testing.T) {
 	t.Setenv("DQS_TEST_GETENV", "yes")
 	if Getenv("DQS_TEST_GETENV") != "yes" {
 		t.Fatal("Getenv does not read the environment")
+	}
+}
+
+func TestMemoryBudgets(t *testing.T) {
+	for _, c := range []struct {
+		file, pool         string
+		wantFile, wantPool int64
+		err                string
+	}{
+		{"", "", 2 << 30, defaultMemoryBudget(), ""},
+		{"1073741824", "8GiB", 1 << 30, 8 << 30, ""},
+		{"256M", "1G", 256 << 20, 1 << 30, ""},
+		{"4GiB", "1GiB", 1 << 30, 1 << 30, ""}, // one file fits in the pool
+		{"64MiB", "", 0, 0, "DQS_FILE_MEMORY_BUDGET=\"64MiB\": want at least 128MiB"},
+		{"2 furlongs", "", 0, 0, "want a size such as 2GiB"},
+		{"", "-1", 0, 0, "DQS_MEMORY_BUDGET"},
+		{"", "99999999TiB", 0, 0, "want a size"},
+	} {
+		got, err := Load(env(map[string]string{"DQS_FILE_MEMORY_BUDGET": c.file, "DQS_MEMORY_BUDGET": c.pool}))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q %q: err = %v, want %q", c.file, c.pool, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q %q: %v", c.file, c.pool, err)
+			continue
+		}
+		want := c.wantFile
+		if c.file == "" {
+			want = min(c.wantFile, c.wantPool)
+		}
+		if got.FileMemoryBudget != want || got.MemoryBudget != c.wantPool {
+			t.Errorf("%q %q: file %d pool %d, want %d %d", c.file, c.pool, got.FileMemoryBudget, got.MemoryBudget, want, c.wantPool)
+		}
+	}
+	if defaultMemoryBudget() < 1<<30 {
+		t.Fatalf("default pool %d: this machine has more memory than that", defaultMemoryBudget())
 	}
 }

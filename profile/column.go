@@ -46,7 +46,11 @@ type column struct {
 	hasTrue, hasFalse  bool
 	dateDMY, dateMDY   extreme // slash dates read day-first / month-first
 	datetime           extreme
-	strMin, strMax     []byte
+	strMin, strMax     []byte // cut to extremeKey bytes
+	minCut, maxCut     bool   // strMin, strMax were cut
+	extremeKey         int
+	exactBytes         int64 // what the exact values table may take (0: no bound)
+	maxCode            int   // codes the code cache remembers
 	sample             reservoir
 	codes              codeCache
 	kind               columnar.Kind // of the typed batches taken (typed.go), or Text
@@ -56,18 +60,20 @@ type column struct {
 	numRunes           int           // length of its text
 }
 
-func (c *column) init(name string, distinctLimit int, opt Options, stream uint64) {
-	c.name, c.distinctLimit = name, distinctLimit
+func (c *column) init(name string, sz sizes, opt Options, stream uint64) {
+	c.name, c.distinctLimit = name, sz.distinct
+	c.exactBytes, c.extremeKey, c.maxCode = sz.exactBytes, sz.extremeKey, sz.codes
 	c.numLayout = noLayout
-	c.values = newSpaceSaving(distinctLimit, topKeyBytes)
-	c.values.shrink = min(distinctLimit, heavyCap)
-	c.fine = newSpaceSaving(sigCap, maxSigLen+4)
-	c.coarse = newSpaceSaving(sigCap, maxSigLen+4)
+	c.values = newSpaceSaving(sz.distinct, sz.topKey)
+	c.values.shrink = min(sz.distinct, sz.heavy)
+	c.fine = newSpaceSaving(sz.sigs, maxSigLen+4)
+	c.coarse = newSpaceSaving(sz.sigs, maxSigLen+4)
+	c.values.fbits, c.fine.fbits, c.coarse.fbits = uint8(sz.filterBits), uint8(sz.filterBits), uint8(sz.filterBits)
 	c.sigF = make([]byte, 0, maxSigLen+8)
 	c.sigC = make([]byte, 0, maxSigLen+8)
 	c.sigP = make([]byte, 0, maxSigLen+8)
-	c.sketch = newSketch()
-	c.sample = newReservoir(opt.SampleSize, sampleKeyBytes, opt.Seed, stream)
+	c.sketch = newSketch(sz.sketchBins)
+	c.sample = newReservoir(sz.sample, sz.sampleKey, opt.Seed, stream)
 }
 
 // addCell profiles one cell and returns its hash, which chains into the
@@ -128,7 +134,7 @@ func (c *column) addCoded(cells *columnar.Column, hashes []uint64) {
 		hashes[r] = c.addCell(v, null)
 		// Still exact after it: the table holds v (it was there or went in).
 		if exact && !c.folded && c.hll == nil && c.values.last != nil32 && len(v) <= c.values.keyCap &&
-			code >= 0 && code < maxCachedCode {
+			code >= 0 && code < c.maxCode {
 			if code >= len(cc.entry) {
 				n := max(code+1, 2*len(cc.entry))
 				cc.entry = append(cc.entry, make([]int32, n-len(cc.entry))...)
@@ -222,13 +228,22 @@ func (c *column) count1(h uint64, key string) (r ssResult, full bool) {
 	}
 	if c.hll != nil {
 		c.hll.InsertHash(h)
-	} else if r == ssInserted && len(c.values.entries) == c.distinctLimit {
+	} else if r == ssInserted && (len(c.values.entries) == c.distinctLimit || c.exactTableOver()) {
 		// Full: from here on a new value evicts. Everything seen so far is
 		// in the table, so the HLL starts from it.
+		c.distinctLimit = len(c.values.entries)
+		c.values.cap = c.distinctLimit
+		c.values.shrink = min(c.values.shrink, c.distinctLimit)
 		c.startHLL()
 		full = true
 	}
 	return r, full
+}
+
+// exactTableOver reports whether the exact values table has taken the bytes
+// it may (sizes.exactBytes).
+func (c *column) exactTableOver() bool {
+	return c.exactBytes > 0 && int64(len(c.values.entries))*entryBytes+c.values.keyBytes >= c.exactBytes
 }
 
 // deferred samples a value whose other statistics wait for the fold.
@@ -301,12 +316,12 @@ func (c *column) observe(v string, w int64) (blank bool) {
 	c.countShape(sameShape, w)
 
 	if first {
-		c.strMin = append(c.strMin[:0], v...)
-		c.strMax = append(c.strMax[:0], v...)
+		c.strMin, c.minCut = keepExtreme(c.strMin, v, c.extremeKey)
+		c.strMax, c.maxCut = keepExtreme(c.strMax, v, c.extremeKey)
 	} else if less(v, view(c.strMin)) {
-		c.strMin = append(c.strMin[:0], v...)
+		c.strMin, c.minCut = keepExtreme(c.strMin, v, c.extremeKey)
 	} else if less(view(c.strMax), v) {
-		c.strMax = append(c.strMax[:0], v...)
+		c.strMax, c.maxCut = keepExtreme(c.strMax, v, c.extremeKey)
 	}
 	c.addTyped(v, w)
 	return false
@@ -341,6 +356,25 @@ func less(a, b string) bool {
 		return a[0] < b[0]
 	}
 	return a < b
+}
+
+// keepExtreme copies v into dst, cut to limit bytes, and reports whether it
+// was cut. A value that shares the kept bytes of a cut minimum (or maximum)
+// then compares as if it were that minimum's prefix: exact but for values
+// alike in their first extremeKey bytes (a MiB without a memory budget).
+func keepExtreme(dst []byte, v string, limit int) ([]byte, bool) {
+	if len(v) > limit {
+		return append(dst[:0], v[:limit]...), true
+	}
+	return append(dst[:0], v...), false
+}
+
+// cutText is the text of a kept value, ending with "…" when it was cut.
+func cutText(kept []byte, cut bool) string {
+	if cut {
+		return string(kept) + "…"
+	}
+	return string(kept)
 }
 
 // view is b as a string, without a copy: for reading only, while b is not
@@ -570,10 +604,10 @@ func (c *column) merge(o *column) error {
 	}
 	if o.nNonEmpty > 0 {
 		if c.nNonEmpty == 0 || string(o.strMin) < string(c.strMin) {
-			c.strMin = append(c.strMin[:0], o.strMin...)
+			c.strMin, c.minCut = append(c.strMin[:0], o.strMin...), o.minCut
 		}
 		if c.nNonEmpty == 0 || string(o.strMax) > string(c.strMax) {
-			c.strMax = append(c.strMax[:0], o.strMax...)
+			c.strMax, c.maxCut = append(c.strMax[:0], o.strMax...), o.maxCut
 		}
 	}
 	if o.nInt > 0 {
@@ -675,10 +709,7 @@ func (c *column) result(topK int) Column {
 		top = c.topNums
 	}
 	for _, e := range top(topK) {
-		v := string(e.key)
-		if e.n > len(e.key) {
-			v += "…"
-		}
+		v := cutText(e.key, e.n > len(e.key))
 		col.TopValues = append(col.TopValues, ValueCount{Value: v, Count: e.count - e.err})
 	}
 
@@ -706,7 +737,7 @@ func (c *column) result(topK int) Column {
 	case TypeDatetime:
 		col.Min, col.Max = c.datetime.render()
 	case TypeString:
-		col.Min, col.Max = ptr(string(c.strMin)), ptr(string(c.strMax))
+		col.Min, col.Max = ptr(cutText(c.strMin, c.minCut)), ptr(cutText(c.strMax, c.maxCut))
 	}
 	if (typ == TypeInteger || typ == TypeFloat) && c.welN > 0 {
 		col.Mean = ptr(c.welMean)

@@ -24,6 +24,13 @@ type Options struct {
 	// fresh memory each time (2 to 3% of the CPU time of a 3M-row profile): a
 	// wrong guess costs memory or that growth, never a different result.
 	Rows int64
+	// MemoryBudget bounds the memory of the columns' state, in bytes (0:
+	// no bound). Each column gets an equal share and sizes that fit it
+	// (sizes.go); a file too wide for the smallest is refused by
+	// CheckBudget, which callers ask first. A profiler whose columns grow
+	// (AppendColumns) sizes the new ones for the new width: it stays
+	// within twice the budget.
+	MemoryBudget int64
 }
 
 // Profile is the result of profiling one table.
@@ -136,7 +143,6 @@ var quantileValues = [...]float64{0.01, 0.05, 0.25, 0.50, 0.75, 0.95, 0.99}
 // separate Profilers and Merge them.
 type Profiler struct {
 	opt           Options
-	distinctLimit int
 	rows          int64
 	dups          dupRows
 	rowHashes     []uint64 // AddRows' scratch
@@ -153,9 +159,9 @@ func New(columns []string, opt Options) *Profiler {
 		opt.SampleSize = 1000
 	}
 	p := &Profiler{
-		opt:           opt,
-		distinctLimit: maxExactDistinct,
-		dups:          newDupRows(maxExactRows, opt.Rows),
+		opt:  opt,
+		dups: newDupRows(maxExactRows, opt.Rows),
+		cols: make([]column, 0, len(columns)), // not grown by doubling: a column's state is large
 	}
 	p.AppendColumns(columns)
 	return p
@@ -168,11 +174,18 @@ func New(columns []string, opt Options) *Profiler {
 // result is what a profiler created with every column from the start gives.
 // It must not run concurrently with anything else on p.
 func (p *Profiler) AppendColumns(names []string) {
+	var sz sizes
+	if p.opt.MemoryBudget > 0 && len(names) > 0 {
+		sz, _ = sizesFor(p.opt.MemoryBudget/int64(len(p.cols)+len(names)), p.opt.SampleSize)
+	} else {
+		sz, _ = sizesFor(0, p.opt.SampleSize)
+	}
+	sz.distinct = min(sz.distinct, maxExactDistinct) // tests lower the bound
 	for _, name := range names {
 		key := xxh3.HashStringSeed(name, columnKeySeed)
 		p.cols = append(p.cols, column{})
 		c := &p.cols[len(p.cols)-1]
-		c.init(name, p.distinctLimit, p.opt, key)
+		c.init(name, sz, p.opt, key)
 		c.count, c.nulls = p.rows, p.rows
 		p.colKeys = append(p.colKeys, key)
 	}
@@ -344,12 +357,14 @@ func (p *Profiler) Result() *Profile {
 	return pr
 }
 
-func newSketch() *ddsketch.DDSketch {
+// newSketch returns a quantile sketch of at most bins bins per sign: past
+// a dynamic range of about 1.02^bins, the lowest bins collapse.
+func newSketch(bins int) *ddsketch.DDSketch {
 	m, err := mapping.NewCubicallyInterpolatedMapping(relAccuracy)
 	if err != nil {
 		panic(err) // constant, valid accuracy
 	}
-	return ddsketch.NewDDSketch(m, store.NewCollapsingLowestDenseStore(sketchMaxBins), store.NewCollapsingLowestDenseStore(sketchMaxBins))
+	return ddsketch.NewDDSketch(m, store.NewCollapsingLowestDenseStore(bins), store.NewCollapsingLowestDenseStore(bins))
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -403,8 +403,8 @@ func TestSpaceSavingGuarantees(t *testing.T) {
 			}
 		}
 		for v, c := range truth {
-			if !seen[v] && s.evicted && c > s.filter[filterSlot(hashString(v))] {
-				t.Errorf("%s: %s (%d) has no counter and its filter counter says %d", name, v, c, s.filter[filterSlot(hashString(v))])
+			if !seen[v] && s.evicted && c > s.filter[s.slot(hashString(v))] {
+				t.Errorf("%s: %s (%d) has no counter and its filter counter says %d", name, v, c, s.filter[s.slot(hashString(v))])
 			}
 		}
 	}
@@ -669,9 +669,9 @@ func checkStreamSummary(t *testing.T, s *spaceSaving) {
 		t.Fatalf("%d entries reachable, %d indexed, %d held", seen, s.index.n, len(s.entries))
 	}
 	// held counts, per filter counter, the entries that hash to it.
-	held := make([]uint16, filterSize)
+	held := make([]uint16, 1<<s.fbits)
 	for _, e := range s.entries {
-		held[filterSlot(e.hash)]++
+		held[s.slot(e.hash)]++
 	}
 	if !slices.Equal(held, s.held) {
 		t.Fatal("held counts differ from the entries' filter counters")

@@ -225,8 +225,8 @@ func (c *column) observeNum(v int64, w int64) {
 		// types never show them), but observe, for a value left to text,
 		// takes them as set once a value was counted.
 		text := c.numText(v)
-		c.strMin = append(c.strMin[:0], text...)
-		c.strMax = append(c.strMax[:0], text...)
+		c.strMin, c.minCut = keepExtreme(c.strMin, text, c.extremeKey)
+		c.strMax, c.maxCut = keepExtreme(c.strMax, text, c.extremeKey)
 	}
 	c.nNonEmpty += w
 	c.countShape(sameShape, w)

@@ -246,7 +246,7 @@ func TestTypedToTextPastExactPhase(t *testing.T) {
 	}
 	floor := c.values.floor()
 	for v, n := range counts {
-		if _, held := c.values.index.get(hashText(v)); !held && n > floor+c.values.filter[filterSlot(hashText(v))] {
+		if _, held := c.values.index.get(hashText(v)); !held && n > floor+c.values.filter[c.values.slot(hashText(v))] {
 			t.Errorf("%q: true count %d over its bound", v, n)
 		}
 	}

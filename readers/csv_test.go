@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dqs/dqs/internal/hostile"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -317,15 +318,40 @@ func BenchmarkCSV(b *testing.B) {
 	}
 }
 
-// FuzzCSV: any input ends in rows or an error, with consistent records.
+// FuzzCSV: any input ends in rows or an error with a sentinel, within the
+// budget, and NextBatch gives what Next gives, however the file is read.
 func FuzzCSV(f *testing.F) {
 	for _, s := range []string{"a,b\n1,2\n", "\"x\"\"y\",z\r\n", "a;b\r1;2", "#c\nt\na|b\n1|2", "\xff\xfea\x00,\x00b\x00", "'a','b'\n'1','2'\n"} {
 		f.Add([]byte(s))
 	}
+	seedFiles(f, "csv-spectrum/csvs", ".csv", 16<<10)
+	seedFiles(f, "vega-datasets", ".csv", 16<<10)
+	seedFiles(f, "vega-datasets", ".tsv", 16<<10)
+	f.Add(hostile.WideCSV(300, 2))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res := readBytes(data, "f.csv", Options{MaxFieldBytes: 1 << 16})
-		if res.err != nil && !errors.Is(res.err, ErrMalformed) && !errors.Is(res.err, ErrUnsupported) {
-			t.Fatalf("error without a sentinel: %v", res.err)
+		opt := Options{MaxFieldBytes: 1 << 16, MemoryBudget: fuzzBudget}
+		res := readBytes(data, "f.csv", opt)
+		checkSentinel(t, "Next", res.err)
+		checkBatchesMatch(t, data, "f.csv", opt, res)
+	})
+}
+
+// FuzzSniffCSV: the dialect sniffer takes any sample, whole or cut, and
+// answers a delimiter it can split by and a quote it knows.
+func FuzzSniffCSV(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n", "sep=;\na;b\n", "#x\n#y\na\tb\n1\t2", "\"a\"\"b\",c\r\n1,2\r\n", "\xef\xbb\xbfa|b\n"} {
+		f.Add([]byte(s))
+	}
+	seedFiles(f, "csv-spectrum/csvs", ".csv", 16<<10)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, complete := range []bool{true, false} {
+			sn := sniffCSV(data, complete)
+			if sn.Delimiter == 0 || sn.Delimiter == '\n' || sn.Delimiter == '\r' || sn.Delimiter == sn.Quote {
+				t.Fatalf("delimiter %q, quote %q", sn.Delimiter, sn.Quote)
+			}
+			if sn.SkipLines < 0 || sn.width < 0 || sn.bomLen < 0 || sn.bomLen > len(data) {
+				t.Fatalf("skip %d, width %d, BOM %d of %d bytes", sn.SkipLines, sn.width, sn.bomLen, len(data))
+			}
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/dqs/dqs/internal/hostile"
 	"reflect"
 	"strings"
 	"testing"
@@ -161,13 +162,14 @@ func FuzzJSON(f *testing.F) {
 	for _, s := range []string{`[{"a":1,"b":{"c":[1,{"d":null}]}}]`, "{\"a\":\"\\u00e9\"}\n{\"b\":2}", `[{}]`, `[1]`, `{"a":{}}`} {
 		f.Add([]byte(s))
 	}
+	seedFiles(f, "vega-datasets", ".json", 16<<10)
+	f.Add(hostile.DeepJSON(2000))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		opt := Options{MemoryBudget: fuzzBudget}
 		for _, name := range []string{"f.json", "f.jsonl"} {
-			res := readBytes(data, name, Options{})
-			if res.err != nil && !errors.Is(res.err, ErrMalformed) && !errors.Is(res.err, ErrUnsupported) {
-				t.Fatalf("%s: error without a sentinel: %v", name, res.err)
-			}
-			checkBatchesMatch(t, data, name, Options{}, res)
+			res := readBytes(data, name, opt)
+			checkSentinel(t, name, res.err)
+			checkBatchesMatch(t, data, name, opt, res)
 		}
 	})
 }

@@ -42,11 +42,13 @@ type pageHeader struct {
 // (DataPageHeader, DictionaryPageHeader or DataPageHeaderV2). A header may
 // carry others; as for Arrow, they are ignored.
 type pageSubHeader struct {
+	set          uint16 // bit i: field i was read
 	numValues    int32
 	hasNumValues bool
 	encoding     int32
 	defEncoding  int32 // DataPageHeader (v1) level encodings
 	repEncoding  int32
+	present      bool
 	numNulls     int32 // DataPageHeaderV2
 	defLen       int32
 	repLen       int32
@@ -242,9 +244,11 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 		*dst = v
 		return true, err
 	}
+	hasType := false
 	err := readStruct(r, 0, func(id int16, typ byte) (bool, error) {
 		switch {
 		case id == 1 && typ == tI32:
+			hasType = true
 			return i32(&h.typ)
 		case id == 2 && typ == tI32:
 			h.hasSizes[0] = true
@@ -261,9 +265,13 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 			if id == 7 {
 				s = &subs[1]
 			}
+			s.present = true
 			return true, readStruct(r, 1, func(id int16, typ byte) (bool, error) {
 				if typ != tI32 {
 					return false, nil
+				}
+				if id >= 1 && id <= 4 {
+					s.set |= 1 << id
 				}
 				switch id {
 				case 1:
@@ -281,6 +289,7 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 		case id == 8 && typ == tStruct:
 			// DataPageHeaderV2.
 			s := &subs[2]
+			s.present = true
 			return true, readStruct(r, 1, func(id int16, typ byte) (bool, error) {
 				if id == 7 && (typ == tBoolTrue || typ == tBoolFalse) {
 					s.isCompressed = typ == tBoolTrue
@@ -288,6 +297,9 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 				}
 				if typ != tI32 {
 					return false, nil
+				}
+				if id >= 1 && id <= 6 {
+					s.set |= 1 << id
 				}
 				switch id {
 				case 1:
@@ -307,6 +319,20 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 		}
 		return false, nil
 	})
+	if err != nil {
+		return h, err
+	}
+	// The fields parquet.thrift requires, which arrow-go's decoder requires
+	// too: a header it refuses must be refused here, or the direct path
+	// would read pages that Next fails on.
+	if !hasType {
+		return h, errors.New("the page type is missing")
+	}
+	for i, need := range [3]uint16{0b11110, 0b110, 0b1111110} {
+		if subs[i].present && subs[i].set&need != need {
+			return h, fmt.Errorf("the %s lacks a required field", [3]string{"data page header", "dictionary page header", "data page header v2"}[i])
+		}
+	}
 	switch h.typ {
 	case pageData:
 		h.pageSubHeader = subs[0]
@@ -317,7 +343,7 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 	default:
 		h.pageSubHeader = pageSubHeader{isCompressed: true}
 	}
-	return h, err
+	return h, nil
 }
 
 // checkDictIndexWidth checks the bit width that starts the dictionary

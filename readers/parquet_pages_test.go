@@ -51,9 +51,29 @@ func (c *compactHeader) dataPageV1(delta int) *compactHeader {
 }
 
 // dataPageV2 writes field 8, three after field 5: a DataPageHeaderV2 of 99
-// values, 5 nulls, dictionary-encoded, not compressed.
+// values (and rows), 5 nulls, dictionary-encoded, not compressed.
 func (c *compactHeader) dataPageV2() *compactHeader {
-	return c.field(3, tStruct).i32(1, 99).i32(1, 5).i32(2, encRLEDictionary).i32(1, 4).i32(1, 0).field(1, tBoolFalse).stop()
+	return c.field(3, tStruct).i32(1, 99).i32(1, 5).i32(1, 99).i32(1, encRLEDictionary).i32(1, 4).i32(1, 0).field(1, tBoolFalse).stop()
+}
+
+// A header that lacks a field parquet.thrift requires is refused, as
+// arrow-go's decoder refuses it: else the direct path would read a page
+// that Next fails on (a fuzzer found one without the page type).
+func TestReadPageHeaderRequiresFields(t *testing.T) {
+	noType := new(compactHeader).fieldID(2, tI32)
+	noType.varint(2000) // uncompressed size, zigzag
+	noType.i32(1, 500).dataPageV1(2).stop()
+	for name, b := range map[string][]byte{
+		"no type":                noType.b,
+		"no encoding":            new(compactHeader).i32(1, pageData).i32(1, 1000).i32(1, 500).field(2, tStruct).i32(1, 10).i32(2, encRLE).i32(1, encRLE).stop().stop().b,
+		"no num_rows in v2":      new(compactHeader).i32(1, pageDataV2).i32(1, 1000).i32(1, 500).field(5, tStruct).i32(1, 9).i32(1, 0).i32(2, 0).i32(1, 0).i32(1, 0).stop().stop().b,
+		"no dictionary encoding": new(compactHeader).i32(1, pageDictionary).i32(1, 1000).i32(1, 500).field(4, tStruct).i32(1, 10).stop().stop().b,
+	} {
+		_, err := readPageHeader(&countingByteReader{r: bufio.NewReader(bytes.NewReader(b)), limit: int64(len(b))})
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
 }
 
 func readHeaderBytes(t *testing.T, b []byte) pageHeader {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# make fuzz: runs every fuzz target of the readers of untrusted bytes for
+# FUZZTIME each (default 10m), one after the other, under a hard limit on
+# the memory of each process (FUZZ_MEMORY, ulimit -v, default 4 GiB): an
+# input that makes a reader allocate without bound crashes the fuzzer, which
+# saves it under readers/testdata/fuzz/<target>/, where `make test` replays
+# it ever after. Seeds come from the shared fixtures and internal/hostile's
+# attack files. FUZZ_TARGETS picks targets (default: all).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+time=${FUZZTIME:-10m}
+memory_kib=${FUZZ_MEMORY_KIB:-4194304}
+targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON}
+go=${GO:-go}
+
+# Built before the limit applies: the compiler is not what is measured.
+$go test -c -o /dev/null ./readers
+
+status=0
+for target in $targets; do
+  echo "== $target for $time (memory limit $((memory_kib / 1024)) MiB a process)"
+  if ! (ulimit -v "$memory_kib" && $go test -run '^$' -fuzz "^${target}\$" -fuzztime "$time" -fuzzminimizetime 1m ./readers); then
+    echo "== $target FAILED: the crasher is under readers/testdata/fuzz/$target/" >&2
+    status=1
+  fi
+done
+exit $status
