@@ -19,6 +19,7 @@ import (
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/spool"
 	"github.com/dqs/dqs/webhook"
 	"go.temporal.io/sdk/temporal"
 )
@@ -42,6 +43,10 @@ type Activities struct {
 	// Memory bounds what analysing a file may take, from the process's
 	// pool (shared with the API's prescans in a single process).
 	Memory analysis.Limits
+	// Spool holds the stored files being analysed; a process's leftovers
+	// are removed when the next starts. nil: the system's temporary
+	// directory.
+	Spool *spool.Dir
 }
 
 // verificationTTL is how long an e-mailed verification link works.

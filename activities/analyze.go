@@ -127,7 +127,7 @@ func (a *Activities) download(ctx context.Context, key string) (*os.File, error)
 		return nil, fmt.Errorf("open stored file: %w", err)
 	}
 	defer rc.Close()
-	tmp, err := os.CreateTemp("", "dqs-analyze-*")
+	tmp, err := a.Spool.CreateTemp("analyze-*")
 	if err != nil {
 		return nil, err
 	}

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/blob/local"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/spool"
+	"go.temporal.io/sdk/testsuite"
 )
 
 // deletedWhileOpening is the real local store, except that opening an
@@ -91,5 +95,73 @@ func TestAnalyzeFileWhoseRawFileWasDeleted(t *testing.T) {
 				t.Fatalf("AnalyzeFile = %v, file %s; want a retryable error and the file not failed", err, got.Status)
 			}
 		})
+	}
+}
+
+// spoolWatch is the real local store, except that the first read of an
+// object lists the spool: the download is then writing its copy there.
+type spoolWatch struct {
+	blob.Store
+	dir  string
+	seen *[]string
+}
+
+func (s spoolWatch) Open(ctx context.Context, key string) (io.ReadCloser, error) {
+	rc, err := s.Store.Open(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	return &listOnRead{ReadCloser: rc, w: s}, nil
+}
+
+type listOnRead struct {
+	io.ReadCloser
+	w    spoolWatch
+	done bool
+}
+
+func (l *listOnRead) Read(p []byte) (int, error) {
+	if !l.done {
+		l.done = true
+		entries, _ := os.ReadDir(l.w.dir)
+		for _, e := range entries {
+			*l.w.seen = append(*l.w.seen, e.Name())
+		}
+	}
+	return l.ReadCloser.Read(p)
+}
+
+// The stored file is downloaded into the process's spool directory, which
+// the next process sweeps if this one crashes, and removed once analysed.
+func TestAnalyzeFileDownloadsIntoTheSpool(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	disk, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spool.Open(t.TempDir(), f.acts.Logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	j, file := storedFile(t, f, disk)
+	var during []string
+	f.acts.Blobs, f.acts.Spool = spoolWatch{Store: disk, dir: sp.Path(), seen: &during}, sp
+	// In an activity's context, which the download heartbeats through.
+	env := new(testsuite.WorkflowTestSuite).NewTestActivityEnvironment()
+	env.RegisterActivity(f.acts)
+	if _, err := env.ExecuteActivity(f.acts.AnalyzeFile, FileRef{OrgID: f.org.ID, JobID: j.ID, FileID: file.ID, Total: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if len(during) != 1 || !strings.HasPrefix(during[0], "analyze-") {
+		t.Fatalf("the spool during the download held %q: want one analyze-* file", during)
+	}
+	if entries, _ := os.ReadDir(sp.Path()); len(entries) != 0 {
+		t.Fatalf("%d files left in the spool", len(entries))
+	}
+	got, _ := f.stores.Files.Get(ctx, f.org.ID, file.ID)
+	if got.Status != models.FileCompleted {
+		t.Fatalf("file %s %q", got.Status, got.Error)
 	}
 }

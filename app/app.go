@@ -85,7 +85,8 @@ type App struct {
 	Audit    *audit.Writer
 	API      *api.Server
 	Workers  *worker.Workers
-	// Spool is the API's directory for uploads being received.
+	// Spool is the process's directory for uploads being received (API)
+	// and stored files being analysed (worker).
 	Spool *spool.Dir
 
 	ownsTemporal bool
@@ -120,9 +121,10 @@ func OpenDatabase(ctx context.Context, cfg *config.Config) (*models.DB, error) {
 	return db, nil
 }
 
-// SpoolRoot is where API processes spool uploads, one locked directory
-// each: under the data directory, so it is on disk (not a memory-backed
-// /tmp) and writable where the root file system is read-only.
+// SpoolRoot is where API processes spool uploads and workers download the
+// files they analyse, one locked directory a process: under the data
+// directory, so it is on disk (not a memory-backed /tmp) and writable where
+// the root file system is read-only.
 func SpoolRoot(cfg *config.Config) string { return filepath.Join(cfg.DataDir, "spool") }
 
 // New builds the service. It migrates the database first, so every process
@@ -150,8 +152,8 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.API {
-		// Removes what API processes that crashed left in the spool.
+	if opt.API || opt.Worker {
+		// Removes what processes that crashed left in the spool.
 		if a.Spool, err = spool.Open(SpoolRoot(cfg), a.Logger); err != nil {
 			return nil, err
 		}
@@ -183,7 +185,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
 			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger),
 			Events:   events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}},
-			Webhooks: sender, Secrets: box, Memory: memory}
+			Webhooks: sender, Secrets: box, Memory: memory, Spool: a.Spool}
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}

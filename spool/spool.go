@@ -121,8 +121,12 @@ func removeIfAbandoned(path string) (bool, error) {
 func (d *Dir) Path() string { return d.path }
 
 // CreateTemp creates a new file (mode 0600) in the process's directory,
-// named by pattern as os.CreateTemp names it.
+// named by pattern as os.CreateTemp names it; in the system's temporary
+// directory when d is nil (tests that need no sweep).
 func (d *Dir) CreateTemp(pattern string) (*os.File, error) {
+	if d == nil {
+		return os.CreateTemp("", pattern)
+	}
 	return os.CreateTemp(d.path, pattern)
 }
 
