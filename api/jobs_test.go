@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dqs/dqs/config"
+	"github.com/dqs/dqs/internal/hostile"
 	"github.com/dqs/dqs/internal/servicetest"
 )
 
@@ -228,4 +229,41 @@ func TestUploadRefusals(t *testing.T) {
 	if n := env.Must(200, "GET", "/api/v1/audit?event=file_rejected_raw_password", s.Access, nil).Data()["total"]; n != float64(3) {
 		t.Fatalf("file_rejected_raw_password entries = %v", n)
 	}
+}
+
+// TestHostileUploads: the attack files of the security review, sent as an
+// attacker would (prescan, the one-request upload), get a clear answer
+// and leave the service up: the prescan refuses them with the reader's
+// message, and an uploaded one fails its analysis with it.
+func TestHostileUploads(t *testing.T) {
+	env := servicetest.Start(t, servicetest.Options{Configure: func(c *config.Config) {
+		c.FileMemoryBudget, c.MemoryBudget = 256<<20, 1<<30
+	}})
+	s := env.Register(servicetest.Unique("hostile"))
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"children.parquet":   {hostile.LyingNumChildren(1<<31 - 1), "declares 2147483647 children"},
+		"bomb.parquet":       {hostile.CompressionBomb(40, 400, 64<<10), "uncompressed, more than the 4 MiB limit"},
+		"dictionary.parquet": {hostile.DictionaryBomb(2, 200_000, 1<<20-100), "needs more memory at once than its 16 MiB budget"},
+		"zstd.parquet":       {hostile.LyingCodec(hostile.CodecZstd, hostile.ZstdLyingFrame(32<<30)), "holds more than its page declares"},
+	} {
+		r := upload(t, env, "/api/v1/files/prescan", s.Access, map[string]string{name: string(c.data)})
+		if r.Status != 400 || r.ErrorCode() != "bad_request" || !strings.Contains(r.ErrorMessage(), c.want) {
+			t.Errorf("prescan of %s = %d %s, want 400 containing %q", name, r.Status, r.Raw, c.want)
+		}
+	}
+	// Uploaded, the file is stored (the prescan only refuses passwords) and
+	// its analysis fails with the reader's message; the job says so.
+	r := upload(t, env, "/api/v1/public/upload", s.Access, map[string]string{"bomb.parquet": string(hostile.CompressionBomb(40, 400, 64<<10))})
+	if r.Status != 202 {
+		t.Fatalf("public upload = %d %s", r.Status, r.Raw)
+	}
+	done := waitJob(t, env, s.Access, "/api/v1/jobs/"+r.Data()["job_id"].(string))
+	files := done["files"].([]any)
+	if done["status"] != "failed" || len(files) != 1 || !strings.Contains(fmt.Sprint(files[0].(map[string]any)["error"]), "uncompressed, more than the 16 MiB limit") {
+		t.Fatalf("job of a compression bomb = %v", done)
+	}
+	env.Must(200, "GET", "/api/v1/public/health", "", nil)
 }
