@@ -75,6 +75,10 @@ var hostileCases = []hostileCase{
 		"more than 10000 fields in one row", ErrUnsupported},
 	{"million_column_csv", func() []byte { return hostile.WideCSV(1_000_000, 1) }, "csv",
 		"the first line is longer than 4 MiB", ErrUnsupported},
+	{"million_short_columns", func() []byte {
+		line := strings.Repeat("a,", 999_999) + "a\n"
+		return []byte(line + line)
+	}, "csv", "the file has 1000000 columns, more than the limit of 10000", ErrUnsupported},
 	{"endless_first_line", func() []byte { return bytes.Repeat([]byte("a,"), 10<<20) }, "csv",
 		"the first line is longer than 4 MiB", ErrUnsupported},
 	{"deep_json", func() []byte { return hostile.DeepJSON(1_000_000) }, "json",
