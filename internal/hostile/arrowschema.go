@@ -17,14 +17,14 @@ func ArrowSchemaChildren(children uint32) []byte {
 		Columns: []Column{{Name: "id", Type: TypeInt64, Pages: []Page{plainInt64Page(1)}}},
 		Rows:    1,
 	}
-	f.KeyValues = [][2]string{{"ARROW:schema", base64.StdEncoding.EncodeToString(arrowSchemaMessage(children))}}
+	f.KeyValues = [][2]string{{"ARROW:schema", base64.StdEncoding.EncodeToString(ArrowSchemaMessage(children))}}
 	return f.Bytes()
 }
 
-// arrowSchemaMessage is an encapsulated Arrow IPC message holding the
+// ArrowSchemaMessage is an encapsulated Arrow IPC message holding the
 // schema {id: struct<a: int64>}, the struct's children vector length set
 // to children (Schema.fbs and Message.fbs of the Arrow format).
-func arrowSchemaMessage(children uint32) []byte {
+func ArrowSchemaMessage(children uint32) []byte {
 	b := flatbuffers.NewBuilder(256)
 	const (
 		typeInt      = 2
@@ -35,29 +35,13 @@ func arrowSchemaMessage(children uint32) []byte {
 	b.StartObject(2)
 	b.PrependInt32Slot(0, 64, 0)
 	b.PrependBoolSlot(1, true, false)
-	intType := b.EndObject()
-	childName := b.CreateString("a")
-	// Field { name, nullable, type_type, type }
-	b.StartObject(7)
-	b.PrependUOffsetTSlot(0, childName, 0)
-	b.PrependBoolSlot(1, true, false)
-	b.PrependByteSlot(2, typeInt, 0)
-	b.PrependUOffsetTSlot(3, intType, 0)
-	child := b.EndObject()
+	child := arrowField(b, "a", typeInt, b.EndObject(), 0)
 
 	b.StartVector(4, 1, 4)
 	b.PrependUOffsetT(child)
 	kids := b.EndVector(1)
 	b.StartObject(0)
-	structType := b.EndObject()
-	name := b.CreateString("id")
-	b.StartObject(7)
-	b.PrependUOffsetTSlot(0, name, 0)
-	b.PrependBoolSlot(1, true, false)
-	b.PrependByteSlot(2, typeStruct, 0)
-	b.PrependUOffsetTSlot(3, structType, 0)
-	b.PrependUOffsetTSlot(5, kids, 0)
-	field := b.EndObject()
+	field := arrowField(b, "id", typeStruct, b.EndObject(), kids)
 
 	b.StartVector(4, 1, 4)
 	b.PrependUOffsetT(field)
@@ -85,4 +69,19 @@ func arrowSchemaMessage(children uint32) []byte {
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(buf)))
 	out = append(out, buf...)
 	return binary.LittleEndian.AppendUint32(append(out, 0xff, 0xff, 0xff, 0xff), 0) // end of stream
+}
+
+// arrowField builds a Field { name, nullable, type_type, type, children }
+// (no children when kids is 0).
+func arrowField(b *flatbuffers.Builder, name string, typeType byte, typ, kids flatbuffers.UOffsetT) flatbuffers.UOffsetT {
+	n := b.CreateString(name)
+	b.StartObject(7)
+	b.PrependUOffsetTSlot(0, n, 0)
+	b.PrependBoolSlot(1, true, false)
+	b.PrependByteSlot(2, typeType, 0)
+	b.PrependUOffsetTSlot(3, typ, 0)
+	if kids != 0 {
+		b.PrependUOffsetTSlot(5, kids, 0)
+	}
+	return b.EndObject()
 }
