@@ -33,11 +33,11 @@ type attack struct {
 var attacks = []attack{
 	{"lying_num_children", func() []byte { return hostile.LyingNumChildren(1<<31 - 1) }, "parquet", "declares 2147483647 children"},
 	{"arrow_schema_children", func() []byte { return hostile.ArrowSchemaChildren(1 << 30) }, "parquet", "rows 1"},
-	{"lying_page_size", func() []byte { return hostile.LyingPageSize(40, 256<<20) }, "parquet", "more than the 32 MiB limit"},
+	{"lying_page_size", func() []byte { return hostile.LyingPageSize(40, 256<<20) }, "parquet", "more than the 64 MiB limit"},
 	{"compression_bomb", func() []byte { return hostile.CompressionBomb(40, 400, 64<<10) }, "parquet", "row group 1 holds pages that need more than"},
 	{"zstd_lying_frame", func() []byte { return hostile.LyingCodec(hostile.CodecZstd, hostile.ZstdLyingFrame(32<<30)) }, "parquet", "holds more than its page declares"},
 	{"snappy_lying_length", func() []byte { return hostile.LyingCodec(hostile.CodecSnappy, hostile.SnappyLyingLength(1<<32-1)) }, "parquet", "holds more than its page declares"},
-	{"dictionary_bomb", func() []byte { return hostile.DictionaryBomb(8, 200_000, 1<<20-100) }, "parquet", "needs more memory at once than its 128 MiB budget"},
+	{"dictionary_bomb", func() []byte { return hostile.DictionaryBomb(8, 200_000, 1<<20-100) }, "parquet", "needs more memory at once than its 256 MiB budget"},
 	{"wide_csv", func() []byte { return hostile.WideCSV(1_500, 500) }, "csv", "rows 500"},
 	{"too_wide_csv", func() []byte { return hostile.WideCSV(9_999, 20) }, "csv", "profiling 9999 columns needs at least"},
 	{"deep_json", func() []byte { return hostile.DeepJSON(1_000_000) }, "json", "exceeded max depth"},

@@ -13,20 +13,25 @@ import (
 // One file's budget (FileMemory) is split between the parts that hold
 // memory while it is read:
 //
-//   - the reader, a quarter: Parquet pages and metadata, record batches,
-//     a CSV record or JSON row (readers.Options.MemoryBudget), which also
-//     bounds the text of one batch (a sixteenth of the file's budget);
-//   - the batches in flight, up to inFlight+1 of them: five sixteenths;
-//   - the profiler's column state, three eighths (profile.Options
+//   - the reader, a half: Parquet metadata, the pages a row group holds at
+//     once (three quarters of the reader's share: a wide file of large
+//     dictionary-encoded pages needs them), record batches, a CSV record or
+//     JSON row (readers.Options.MemoryBudget), which also bounds the text of
+//     one batch past its usual bounds (a sixteenth of the reader's share);
+//   - the batches in flight, up to inFlight+1 of them, each at most that
+//     much text and MaxCells cells: three sixteenths;
+//   - the profiler's column state, five sixteenths (profile.Options
 //     .MemoryBudget): a file with more columns than fit is refused before
 //     it is read (profile.CheckBudget);
-//   - the rest, a sixteenth, for the duplicate-row set, classification and
-//     scoring at the end.
+//   - the duplicate-row set, classification and scoring at the end take
+//     what the profiler's worst case leaves: its columns are seldom all at
+//     their worst.
 //
 // A prescan reads the head of a file only (at most PrescanRows rows,
-// prescanCells cells and a sixteenth of its budget of text), so its
-// profiler's state is bounded by what it reads: PrescanMemory is a quarter
-// of a file's budget.
+// prescanCells cells and 32 MiB of text by default), so its profiler's
+// state is bounded by what it reads; but the first record of a wide
+// Parquet file holds a page of every column as a whole analysis does.
+// PrescanMemory is half a file's budget, three quarters of it the reader's.
 type Limits struct {
 	// FileMemory is the memory reading and profiling one file may take
 	// (0: DefaultFileMemory).
@@ -51,10 +56,10 @@ func (l Limits) fileMemory() int64 {
 }
 
 // PrescanMemory is what a prescan reserves.
-func (l Limits) PrescanMemory() int64 { return l.fileMemory() / 4 }
+func (l Limits) PrescanMemory() int64 { return l.fileMemory() / 2 }
 
-func (l Limits) readerBudget() int64  { return l.fileMemory() / 4 }
-func (l Limits) profileBudget() int64 { return l.fileMemory() * 3 / 8 }
+func (l Limits) readerBudget() int64  { return l.fileMemory() / 2 }
+func (l Limits) profileBudget() int64 { return l.fileMemory() / 16 * 5 }
 
 // reserveWait is how long a reservation waits before it reports, through
 // waiting, that it is still waiting (an activity heartbeats then).

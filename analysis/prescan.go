@@ -13,7 +13,7 @@ import (
 // PrescanRows is how many rows a prescan reads, at most: its cost must not
 // grow with the file (it runs inside an upload request). A wide file is
 // read for fewer rows, prescanCells cells at most, and any file for a
-// sixteenth of the prescan's budget of text at most.
+// thirty-second of the prescan's budget of text at most.
 const PrescanRows = 2000
 
 // prescanCells bounds the cells a prescan reads: 20 rows of a file of
@@ -89,11 +89,12 @@ type headScan struct {
 }
 
 // scanHead opens f and profiles its first limit rows, row by row, within
-// budget: fewer rows when the file is wide, and no more text than a
-// sixteenth of the budget. The reader is closed when scanHead returns.
+// budget: three quarters for the reader; fewer rows when the file is wide,
+// and no more text than a thirty-second of the budget. The reader is
+// closed when scanHead returns.
 func scanHead(f readers.File, name string, limit, budget int64) (*headScan, error) {
 	s := &headScan{counter: &countingFile{File: f}}
-	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4})
+	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4 * 3})
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -104,7 +105,7 @@ func scanHead(f readers.File, name string, limit, budget int64) (*headScan, erro
 	// keep small: it needs no sizes of its own.
 	s.profiler = profile.New(r.Columns(), profile.Options{})
 	limit = min(limit, max(1, prescanCells/int64(max(1, len(r.Columns())))))
-	for s.rows < limit && s.rowBytes < budget/16 {
+	for s.rows < limit && s.rowBytes < budget/32 {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			s.eof = true

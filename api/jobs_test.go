@@ -245,8 +245,8 @@ func TestHostileUploads(t *testing.T) {
 		want string
 	}{
 		"children.parquet":   {hostile.LyingNumChildren(1<<31 - 1), "declares 2147483647 children"},
-		"bomb.parquet":       {hostile.CompressionBomb(40, 400, 64<<10), "uncompressed, more than the 4 MiB limit"},
-		"dictionary.parquet": {hostile.DictionaryBomb(2, 200_000, 1<<20-100), "needs more memory at once than its 16 MiB budget"},
+		"bomb.parquet":       {hostile.CompressionBomb(40, 400, 64<<10), "uncompressed, more than the 24 MiB limit"},
+		"dictionary.parquet": {hostile.DictionaryBomb(2, 200_000, 1<<20-100), "needs more memory at once than its 96 MiB budget"},
 		"zstd.parquet":       {hostile.LyingCodec(hostile.CodecZstd, hostile.ZstdLyingFrame(32<<30)), "holds more than its page declares"},
 	} {
 		r := upload(t, env, "/api/v1/files/prescan", s.Access, map[string]string{name: string(c.data)})
@@ -262,7 +262,7 @@ func TestHostileUploads(t *testing.T) {
 	}
 	done := waitJob(t, env, s.Access, "/api/v1/jobs/"+r.Data()["job_id"].(string))
 	files := done["files"].([]any)
-	if done["status"] != "failed" || len(files) != 1 || !strings.Contains(fmt.Sprint(files[0].(map[string]any)["error"]), "uncompressed, more than the 16 MiB limit") {
+	if done["status"] != "failed" || len(files) != 1 || !strings.Contains(fmt.Sprint(files[0].(map[string]any)["error"]), "holds pages that need more than") {
 		t.Fatalf("job of a compression bomb = %v", done)
 	}
 	env.Must(200, "GET", "/api/v1/public/health", "", nil)

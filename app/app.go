@@ -265,16 +265,6 @@ func newMailer(cfg *config.Config) mailer.Mailer {
 		Password: cfg.SMTPPassword, From: cfg.SMTPFrom, TLS: cfg.SMTPTLS})
 }
 
-// Serve serves the API on the configured address until ctx ends, then
-// shuts down gracefully.
-func (a *App) Serve(ctx context.Context) error {
-	ln, err := net.Listen("tcp", a.Config.HTTPAddr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", a.Config.HTTPAddr, err)
-	}
-	return a.ServeListener(ctx, ln)
-}
-
 // ServeListener serves the API on ln until ctx ends.
 func (a *App) ServeListener(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: a.API, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}

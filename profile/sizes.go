@@ -51,7 +51,7 @@ var (
 	compactSizes = sizes{distinct: maxExactDistinct, heavy: 256, topKey: 256, sample: 250,
 		sampleKey: 256, extremeKey: 1 << 10, sigs: 64, filterBits: 11, codes: 1 << 12, sketchBins: sketchMaxBins}
 	minimalSizes = sizes{distinct: maxExactDistinct, heavy: 32, topKey: 64, sample: 64,
-		sampleKey: 128, extremeKey: 128, sigs: 16, filterBits: 8, codes: 1 << 8, sketchBins: sketchMaxBins / 2}
+		sampleKey: 128, extremeKey: 128, sigs: 16, filterBits: 8, codes: 1 << 8, sketchBins: sketchMaxBins / 4}
 )
 
 // fixedWorst is the most a column of these sizes takes but for its values

@@ -231,8 +231,8 @@ func (r *parquetReader) hasInt96() bool {
 }
 
 // prepareRowGroup checks the pages of row group rg, and that the memory
-// they take at once fits in half the budget (the other half holds record
-// batches), and opens each column's page reader once in this goroutine.
+// they take at once fits in the budget (Options.pagesLimit), and opens each
+// column's page reader once in this goroutine.
 func (r *parquetReader) prepareRowGroup(rg int) error {
 	md := r.pf.MetaData()
 	rgm := md.RowGroup(rg)
@@ -250,9 +250,9 @@ func (r *parquetReader) prepareRowGroup(rg int) error {
 		}
 		held += pages.held()
 		r.rgBytes += pages.uncompressed
-		if held > r.opt.MemoryBudget/2 {
-			return unsupportedf("parquet: row group %d holds pages that need more than %s in memory at once (%d columns read side by side), more than half the %s budget for reading a file",
-				rg+1, aboutBytes(held), md.Schema.NumColumns(), humanBytes(int(r.opt.MemoryBudget)))
+		if held > r.opt.pagesLimit() {
+			return unsupportedf("parquet: row group %d holds pages that need more than %s in memory at once (%d columns read side by side), more than the %s a file's pages may take",
+				rg+1, aboutBytes(held), md.Schema.NumColumns(), aboutBytes(r.opt.pagesLimit()))
 		}
 	}
 	// One RowGroup for all columns: each call works out the page index

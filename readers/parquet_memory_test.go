@@ -15,8 +15,8 @@ func TestBufferPoolAllocate(t *testing.T) {
 		if len(b) != size {
 			t.Fatalf("Allocate(%d): len %d", size, len(b))
 		}
-		if c := cap(b); c < 64 || c&(c-1) != 0 || c < size {
-			t.Fatalf("Allocate(%d): capacity %d is not a power of two >= 64", size, c)
+		if c := cap(b); c < 64 || c != classSize(poolClass(size)) || c < size {
+			t.Fatalf("Allocate(%d): capacity %d is not its class's", size, c)
 		}
 		if addr(b)%64 != 0 {
 			t.Fatalf("Allocate(%d): not 64-byte aligned", size)
@@ -26,6 +26,32 @@ func TestBufferPoolAllocate(t *testing.T) {
 				t.Fatalf("Allocate(%d): not zeroed", size)
 			}
 		}
+	}
+}
+
+// Every size has the smallest class that holds it; above 64 KiB a class
+// wastes at most a quarter of its buffer; classes grow strictly.
+func TestPoolClasses(t *testing.T) {
+	for c := range poolClasses {
+		if poolClass(classSize(c)) != c || (c > 0 && classSize(c) <= classSize(c-1)) {
+			t.Fatalf("class %d: size %d, which is class %d", c, classSize(c), poolClass(classSize(c)))
+		}
+	}
+	if classSize(poolClasses-1) != 64<<20 {
+		t.Fatalf("the largest class holds %d bytes", classSize(poolClasses-1))
+	}
+	for size := 1; size <= 64<<20; size += 1 + size/1000 {
+		c := poolClass(size)
+		got := classSize(c)
+		if got < size || (c > 0 && classSize(c-1) >= size) {
+			t.Fatalf("size %d: class %d of %d bytes is not the smallest that holds it", size, c, got)
+		}
+		if size > 64<<10 && float64(got) > 1.25*float64(size) {
+			t.Fatalf("size %d: class of %d bytes, more than a quarter of slack", size, got)
+		}
+	}
+	if poolClass(64<<20+1) < poolClasses {
+		t.Fatal("a buffer over 64 MiB has a class")
 	}
 }
 

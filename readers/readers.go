@@ -123,10 +123,16 @@ func (o Options) footerLimit() int64 { return o.MemoryBudget / 16 }
 // pageLimit bounds one Parquet page, compressed or not.
 func (o Options) pageLimit() int64 { return min(maxUncompressedPage, o.MemoryBudget/4) }
 
-// recordLimit bounds one CSV record or JSON row, in bytes: the reader holds
-// it while the batch takes a copy of its values, and a JSON file is read by
-// two passes at once (keyScout).
-func (o Options) recordLimit() int64 { return o.MemoryBudget / 4 }
+// pagesLimit bounds the Parquet pages a row group holds at once, read side
+// by side: three quarters of the budget, the rest for record batches.
+func (o Options) pagesLimit() int64 { return o.MemoryBudget / 4 * 3 }
+
+// recordLimit bounds one CSV record or JSON row, and the text of one batch
+// past its usual bounds (a window of the direct Parquet path), in bytes:
+// the reader holds a row while the batch takes a copy of its values, a
+// JSON file is read by two passes at once (keyScout), and a caller may hold
+// several batches.
+func (o Options) recordLimit() int64 { return o.MemoryBudget / 16 }
 
 var (
 	// ErrUnsupported marks files that are well-formed as far as we can tell

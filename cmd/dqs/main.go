@@ -108,9 +108,16 @@ func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, std
 	}
 	defer a.Close(context.Background())
 	if opt.API {
+		// Listening before the banner: once it is printed, requests are
+		// accepted (scripts and tests wait for it).
+		ln, err := net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			fmt.Fprintf(stderr, "dqs: listen on %s: %v\n", cfg.HTTPAddr, err)
+			return 1
+		}
 		fmt.Fprintf(stdout, "DQS %s\n  API          %s/api/v1 (health: /api/v1/public/health, reference: /api/v1/openapi.json)\n  Temporal UI  %s\n",
 			version, localURL(cfg.HTTPAddr), cfg.TemporalUIURL)
-		if err := a.Serve(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		if err := a.ServeListener(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "dqs:", err)
 			return 1
 		}
