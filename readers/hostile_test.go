@@ -29,6 +29,7 @@ const hostileBudget = 256 << 20
 // soft memory limit is half way, as the service sets one (config
 // DQS_MEMORY_BUDGET).
 const hostileSlack = 128 << 20
+
 type hostileCase struct {
 	name string
 	file func() []byte
@@ -36,8 +37,6 @@ type hostileCase struct {
 	want string // in the outcome of both reads: an error's text, or "rows N"
 	kind error  // the error's sentinel (nil when rows are read)
 }
-
-
 
 var hostileCases = []hostileCase{
 	{"lying_num_children", func() []byte { return hostile.LyingNumChildren(1<<31 - 1) }, "parquet",

@@ -159,12 +159,13 @@ func (d *chunkDecoder) appendRows(col *columnar.Column, n int) error {
 	// append grows large slices by a quarter at a time, each time copying
 	// them into fresh memory.
 	start := len(col.Text)
-	// The text appended is taken from the window's budget a MiB at a time:
-	// has tells whether the text up to end fits in what was taken.
+	// The text appended is taken from the window's budget 64 KiB at a
+	// time at least (a wide file's many columns share it): has tells
+	// whether the text up to end fits in what was taken.
 	taken := 0
 	has := func(end int) bool {
 		for end-start > taken {
-			chunk := max(end-start-taken, 1<<20)
+			chunk := max(end-start-taken, 64<<10)
 			if !d.window.take(chunk) {
 				return false
 			}

@@ -3,6 +3,7 @@ package readers
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -168,5 +169,72 @@ func TestArrowSchemaAttackIsWellFormed(t *testing.T) {
 	st, ok := sc.Field(0).Type.(*arrow.StructType)
 	if !ok || st.NumFields() != 1 || st.Field(0).Type.ID() != arrow.INT64 {
 		t.Fatalf("schema %s", sc)
+	}
+}
+
+// A wide file of large pages and dictionaries, as pyarrow writes by default
+// (1 MiB data pages, dictionaries up to 1 MiB), reads within the budget an
+// analysis gives its reader by default (half of 2 GiB), through Next (Arrow)
+// and through FillBatch: the checks refuse bombs, not such files.
+func TestWideFileOfLargePagesReadsWithinTheDefaultBudget(t *testing.T) {
+	const cols, rows = 80, 40_000
+	var fields []arrow.Field
+	for c := range cols {
+		fields = append(fields, arrow.Field{Name: fmt.Sprint("c", c), Type: arrow.BinaryTypes.String, Nullable: true})
+	}
+	sc := arrow.NewSchema(fields, nil)
+	var out bytes.Buffer
+	w, err := pqarrow.NewFileWriter(sc, &out, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(rows), parquet.WithDictionaryDefault(true)), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer rb.Release()
+	for r := range rows {
+		for c := range cols {
+			rb.Field(c).(*array.StringBuilder).Append(fmt.Sprintf("value-%020d", (r*7919+c)%50_000))
+		}
+	}
+	rec := rb.NewRecordBatch()
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{MemoryBudget: 1 << 30}
+	for _, batches := range []bool{false, true} {
+		r, err := Open(bytes.NewReader(out.Bytes()), "wide.parquet", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := r.(*parquetReader).mem
+		b := columnar.NewBatch(cols)
+		n, peak := 0, int64(0)
+		for {
+			if batches {
+				b.Reset()
+				if err = FillBatch(r, b); err == nil {
+					n += b.Rows
+				}
+			} else if _, err = r.Next(); err == nil {
+				n++
+			}
+			peak = max(peak, pool.live.Load())
+			if err != nil {
+				break
+			}
+		}
+		if !errors.Is(err, io.EOF) || n != rows {
+			t.Fatalf("batches %v: %d rows, %v", batches, n, err)
+		}
+		if !batches && peak < 80<<20 {
+			t.Fatalf("the Arrow path held at most %d MiB: the file does not have the large pages it should", peak>>20)
+		}
+		if batches && r.(*parquetReader).direct == nil {
+			t.Fatal("the direct path gave the file up to the Arrow path")
+		}
+		r.Close()
 	}
 }
