@@ -175,3 +175,27 @@ func TestAnalysesWaitForThePool(t *testing.T) {
 	}
 	release()
 }
+
+// A JSON prescan reads the head of the file, not a first pass over all of
+// it, and still lists the keys that show up in the rows it reads.
+func TestPrescanReadsTheHeadOfJSON(t *testing.T) {
+	var b strings.Builder
+	for i := range 200_000 {
+		fmt.Fprintf(&b, `{"id": %d, "email": "user%d@example.com"`, i, i)
+		if i == 10 {
+			b.WriteString(`, "late": "x"`)
+		}
+		b.WriteString("}\n")
+	}
+	data := []byte(b.String())
+	sc, err := scanHead(bytes.NewReader(data), "users.jsonl", PrescanRows, Limits{}.PrescanMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read := sc.counter.bytesRead(); read > int64(len(data))/4 {
+		t.Fatalf("the prescan read %d of the file's %d bytes", read, len(data))
+	}
+	if sc.rows != PrescanRows || sc.profiler.Columns() != 3 {
+		t.Fatalf("%d rows, %d columns", sc.rows, sc.profiler.Columns())
+	}
+}

@@ -54,6 +54,9 @@ func Prescan(ctx context.Context, f readers.File, name string, size int64, lim L
 	}
 	r, prof, rows, rowBytes := sc.reader, sc.profiler, sc.rows, sc.rowBytes
 	p := prof.Result()
+	if g, ok := r.(readers.GrowingReader); ok && sc.eof {
+		p.Columns = keepColumns(p.Columns, g.Kept())
+	}
 	out := &PrescanResult{Format: string(r.Format()), RowsScanned: rows, RowEstimate: rows, Columns: make([]PrescanColumn, len(p.Columns))}
 	switch {
 	case sc.eof || r.Format() == readers.FormatParquet:
@@ -89,12 +92,14 @@ type headScan struct {
 }
 
 // scanHead opens f and profiles its first limit rows, row by row, within
-// budget: three quarters for the reader; fewer rows when the file is wide,
-// and no more text than a thirty-second of the budget. The reader is
+// budget: three quarters for the reader; at most prescanCells cells (fewer
+// rows when the file is wide) and a thirty-second of the budget of text. A
+// JSON file is read in one pass (its columns are the keys of the rows read,
+// not of the whole file, which a first pass would read). The reader is
 // closed when scanHead returns.
 func scanHead(f readers.File, name string, limit, budget int64) (*headScan, error) {
 	s := &headScan{counter: &countingFile{File: f}}
-	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4 * 3})
+	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4 * 3, OnePass: true})
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -104,16 +109,23 @@ func scanHead(f readers.File, name string, limit, budget int64) (*headScan, erro
 	// to start with, then with the values read), which the bounds below
 	// keep small: it needs no sizes of its own.
 	s.profiler = profile.New(r.Columns(), profile.Options{})
-	limit = min(limit, max(1, prescanCells/int64(max(1, len(r.Columns())))))
-	for s.rows < limit && s.rowBytes < budget/32 {
+	cells := int64(0)
+	for s.rows < limit && cells+int64(len(r.Columns())) <= prescanCells && s.rowBytes < budget/32 {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			s.eof = true
 			break
 		}
+		if errors.Is(err, readers.ErrTooWideToGrow) {
+			break // a row of too many new keys at once: the prescan shows the rows before it
+		}
 		if err != nil {
 			return nil, badInput(err)
 		}
+		if n := len(r.Columns()); n > s.profiler.Columns() {
+			s.profiler.AppendColumns(r.Columns()[s.profiler.Columns():n])
+		}
+		cells += int64(len(rec.Values))
 		s.profiler.Add(rec.Values, rec.Null)
 		s.rows++
 		for _, v := range rec.Values {

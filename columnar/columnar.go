@@ -271,11 +271,30 @@ func NewBatch(width int) *Batch {
 
 func rowBound(width int) int { return max(1, min(MaxRows, MaxCells/max(1, width))) }
 
-// Reset empties the batch, keeping its buffers.
+// keptText bounds the text buffers a batch keeps when it is reset.
+const keptText = 4 * MaxBytes
+
+// Reset empties the batch, keeping its buffers, up to keptText bytes of
+// text buffers: a batch holds MaxBytes of text, give or take a row, but the
+// column that holds it may change from batch to batch, and a batch that kept
+// every column's largest buffer would grow to the width times MaxBytes (300
+// columns took 1.2 GB a batch). Past the bound, the buffers larger than
+// their share of it are let go.
 func (b *Batch) Reset() {
 	b.Rows = 0
+	total := 0
 	for i := range b.Cols {
 		b.Cols[i].reset()
+		total += cap(b.Cols[i].Text)
+	}
+	if total <= keptText {
+		return
+	}
+	share := keptText / len(b.Cols)
+	for i := range b.Cols {
+		if c := &b.Cols[i]; cap(c.Text) > share {
+			c.Text = nil
+		}
 	}
 }
 

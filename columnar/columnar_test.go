@@ -124,3 +124,40 @@ func TestColumnCodes(t *testing.T) {
 		t.Fatal("reset keeps codes")
 	}
 }
+
+// A batch whose text moves from column to column does not keep every
+// column's largest buffer; a narrow batch keeps its buffers from one use to
+// the next.
+func TestResetBoundsKeptText(t *testing.T) {
+	textCap := func(b *Batch) int {
+		n := 0
+		for i := range b.Cols {
+			n += cap(b.Cols[i].Text)
+		}
+		return n
+	}
+	wide := NewBatch(300)
+	big := strings.Repeat("x", MaxBytes)
+	for round := range 40 {
+		wide.Reset()
+		wide.Cols[round%300].AppendString(big)
+		for i := range wide.Cols {
+			if i != round%300 {
+				wide.Cols[i].AppendNull()
+			}
+		}
+		wide.Rows = 1
+		if n := textCap(wide); n > keptText+2*MaxBytes {
+			t.Fatalf("round %d: the batch holds %d bytes of text buffers", round, n)
+		}
+	}
+	narrow := NewBatch(14)
+	for i := range narrow.Cols {
+		narrow.Cols[i].AppendString(strings.Repeat("y", 300<<10))
+	}
+	before := textCap(narrow)
+	narrow.Reset()
+	if after := textCap(narrow); after != before {
+		t.Fatalf("a narrow batch kept %d of its %d bytes of text buffers", after, before)
+	}
+}

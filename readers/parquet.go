@@ -60,7 +60,8 @@ type parquetReader struct {
 	row  int64 // rows returned so far
 	err  error
 
-	rgBytes int64 // uncompressed bytes of the pages of the row group last prepared
+	rgBytes int64        // uncompressed bytes of the pages of the row group last prepared
+	rgPages []chunkPages // what its column chunks' pages declare
 
 	// Exactly one of these reads the rows.
 	arrow *arrowRows
@@ -76,6 +77,10 @@ func guard(what string, fn func() error) (err error) {
 		if p := recover(); p != nil {
 			if ob, ok := p.(overBudget); ok {
 				err = ob
+				return
+			}
+			if _, ok := p.(valueOverLimit); ok {
+				err = errValueOverLimit
 				return
 			}
 			err = malformedf("%s: the Parquet decoder failed on corrupt data (%v)", what, p)
@@ -129,7 +134,7 @@ func openParquetWith(f File, opt Options, forcePlain bool) (Reader, error) {
 	}
 
 	r := &parquetReader{f: f, size: size, opt: opt, mem: newBufferPool(opt.MemoryBudget)}
-	md, err := readFooter(f, size, opt.footerLimit())
+	md, err := readFooter(f, size, opt.footerLimit(), opt.chunkLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +204,11 @@ func (r *parquetReader) checkMetadata() error {
 	if ncols > r.opt.MaxColumns {
 		return unsupportedf("parquet: the file has %d columns, more than the limit of %d", ncols, r.opt.MaxColumns)
 	}
+	for c := 0; c < ncols; c++ {
+		if err := checkDecimal(md.Schema.Column(c)); err != nil {
+			return err
+		}
+	}
 	for rg := 0; rg < md.NumRowGroups(); rg++ {
 		rgm := md.RowGroup(rg)
 		if rgm.NumRows() < 0 {
@@ -216,6 +226,31 @@ func (r *parquetReader) checkMetadata() error {
 				return unsupportedf("parquet: column %q uses the %s codec, which is not supported", md.Schema.Column(c).Path(), col.Compression())
 			}
 		}
+	}
+	return nil
+}
+
+// maxDecimalDigits bounds a decimal column's precision: Arrow's widest
+// decimal holds 76 digits. The text of a decimal pads its scale with zeros,
+// so a scale of 2^31-1, which the library takes on byte arrays, made one
+// value 2 GB.
+const maxDecimalDigits = 76
+
+// checkDecimal refuses a decimal column of more digits than any decimal
+// holds, or of a scale outside 0 to its precision.
+func checkDecimal(d *schema.Column) error {
+	precision, scale, ok := int32(0), int32(0), false
+	switch lt := d.LogicalType().(type) {
+	case schema.DecimalLogicalType:
+		precision, scale, ok = lt.Precision(), lt.Scale(), true
+	case *schema.DecimalLogicalType:
+		precision, scale, ok = lt.Precision(), lt.Scale(), true
+	}
+	if pn, isPrimitive := d.SchemaNode().(*schema.PrimitiveNode); !ok && isPrimitive && pn.DecimalMetadata().IsSet {
+		precision, scale, ok = pn.DecimalMetadata().Precision, pn.DecimalMetadata().Scale, true
+	}
+	if ok && (precision < 1 || precision > maxDecimalDigits || scale < 0 || scale > precision) {
+		return unsupportedf("parquet: column %q is a decimal of precision %d and scale %d; at most %d digits, and a scale from 0 to the precision, are supported", d.Path(), precision, scale, maxDecimalDigits)
 	}
 	return nil
 }
@@ -238,6 +273,7 @@ func (r *parquetReader) prepareRowGroup(rg int) error {
 	rgm := md.RowGroup(rg)
 	var held int64
 	r.rgBytes = 0
+	r.rgPages = r.rgPages[:0]
 	for c := 0; c < md.Schema.NumColumns(); c++ {
 		where := fmt.Sprintf("parquet: row group %d, column %q", rg+1, md.Schema.Column(c).Path())
 		col, err := rgm.ColumnChunk(c)
@@ -250,6 +286,7 @@ func (r *parquetReader) prepareRowGroup(rg int) error {
 		}
 		held += pages.held()
 		r.rgBytes += pages.uncompressed
+		r.rgPages = append(r.rgPages, pages)
 		if held > r.opt.pagesLimit() {
 			return unsupportedf("parquet: row group %d holds pages that need more than %s in memory at once (%d columns read side by side), more than the %s a file's pages may take",
 				rg+1, aboutBytes(held), md.Schema.NumColumns(), aboutBytes(r.opt.pagesLimit()))
@@ -313,6 +350,9 @@ func (r *parquetReader) step(fn func() error) error {
 	if err == nil {
 		return nil
 	}
+	if errors.Is(err, errValueOverLimit) {
+		err = unsupportedf("%s: a value is larger than the %s limit", what, humanBytes(r.opt.MaxFieldBytes))
+	}
 	if err != io.EOF {
 		err = classify(what, err)
 		if r.arrow != nil {
@@ -322,6 +362,10 @@ func (r *parquetReader) step(fn func() error) error {
 	r.err = err
 	return err
 }
+
+// errValueOverLimit: formatting a value stopped at the field limit
+// (valueOverLimit); step words it with the row.
+var errValueOverLimit = newFileError(ErrUnsupported, "a value is larger than the field limit")
 
 // arrowRows reads through pqarrow.
 type arrowRows struct {
@@ -348,6 +392,7 @@ type arrowLeaf struct {
 	arr      arrow.Array
 	nullable bool          // whether null must ask arr and parents
 	kind     columnar.Kind // how batches hold its values (typedKind)
+	maxValue int           // MaxFieldBytes: where a nested value's text stops
 
 	// A dictionary array no longer than the record has its dictionary
 	// formatted once, and each row copies its value's text by index.
@@ -376,7 +421,7 @@ func (l *arrowLeaf) appendValue(dst []byte, i int) []byte {
 	if l.dictText != nil {
 		return append(dst, l.dictText.value(l.dict.GetValueIndex(i))...)
 	}
-	dst, _ = appendArrowValue(dst, l.arr, i)
+	dst, _ = appendArrowValue(dst, l.arr, i, l.maxValue)
 	return dst
 }
 
@@ -398,7 +443,7 @@ func (f *formatted) value(k int) []byte {
 // would for a row that points at it. It reports false if that panics (as
 // a value no row points at may on a corrupt file): rows are then formatted
 // one by one, so that only the values they use count.
-func (f *formatted) format(arr arrow.Array) (ok bool) {
+func (f *formatted) format(arr arrow.Array, limit int) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -406,7 +451,7 @@ func (f *formatted) format(arr arrow.Array) (ok bool) {
 	}()
 	f.text, f.ends = f.text[:0], f.ends[:0]
 	for k := 0; k < arr.Len(); k++ {
-		f.text, _ = appendArrowValue(f.text, arr, k)
+		f.text, _ = appendArrowValue(f.text, arr, k, limit)
 		f.ends = append(f.ends, len(f.text))
 	}
 	return true
@@ -697,8 +742,8 @@ func (ar *arrowRows) bindLeaves() {
 		// null where its value is), so it is always asked.
 		_, ext := arr.(array.ExtensionArray)
 		nullable = nullable || ext || arr.NullN() > 0
-		leaf := arrowLeaf{parents: parents, arr: arr, nullable: nullable, kind: typedKind(arr.DataType(), ar.p.opt.MaxFieldBytes)}
-		if d, ok := arr.(*array.Dictionary); ok && d.Dictionary().Len() <= n && ar.dicts[c].format(d.Dictionary()) {
+		leaf := arrowLeaf{parents: parents, arr: arr, nullable: nullable, kind: typedKind(arr.DataType(), ar.p.opt.MaxFieldBytes), maxValue: ar.p.opt.MaxFieldBytes}
+		if d, ok := arr.(*array.Dictionary); ok && d.Dictionary().Len() <= n && ar.dicts[c].format(d.Dictionary(), ar.p.opt.MaxFieldBytes) {
 			leaf.dict, leaf.dictText = d, &ar.dicts[c]
 		}
 		ar.leaves = append(ar.leaves, leaf)

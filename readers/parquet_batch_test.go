@@ -864,7 +864,7 @@ func TestArrowValueTypes(t *testing.T) {
 	}
 	for _, c := range cases {
 		for i, want := range c.want {
-			if got, _ := appendArrowValue(nil, c.arr, i); string(got) != want {
+			if got, _ := appendArrowValue(nil, c.arr, i, 1<<20); string(got) != want {
 				t.Errorf("%s value %d: %q, want %q", c.arr.DataType(), i, got, want)
 			}
 		}

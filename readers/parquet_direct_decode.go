@@ -128,6 +128,20 @@ func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnC
 		}
 		d.codec = codec
 	}
+	// A row group's pages need not be the next one's: buffers past 1 MiB
+	// are let go, or a decoder would keep the largest page of every row
+	// group, and the columns together far more than any row group needs.
+	for _, b := range []*[]byte{&d.body, &d.page, &d.dict.text} {
+		if cap(*b) > 1<<20 {
+			*b = nil
+		}
+	}
+	if cap(d.dict.ends) > 1<<17 {
+		d.dict.ends = nil
+	}
+	if cap(d.dictNums) > 1<<17 {
+		d.dictNums = nil
+	}
 	sr := io.NewSectionReader(f, start, length)
 	if d.br == nil {
 		d.br = bufio.NewReaderSize(sr, d.bufSize)

@@ -40,6 +40,16 @@ import (
 // a few levels deep; arrow-go converts them recursively.
 const maxSchemaDepth = 64
 
+// maxPathBytes bounds a leaf column's dotted path, its name as DQS shows
+// it: every leaf's path is held (several times over), so 300 leaves under
+// 60 groups of 60 KB names took 4 GB. It is JSON's key limit too.
+const maxPathBytes = maxKeyBytes
+
+// chunkMetadataBytes is about what arrow-go's parsed metadata takes per
+// column chunk (129,000 one-column row groups took ~150 MB): the footer
+// bounds the chunks to what the budget holds at this cost.
+const chunkMetadataBytes = 1 << 10
+
 // arrowSchemaKey is the key-value entry dropped from footers (see above).
 const arrowSchemaKey = "ARROW:schema"
 
@@ -51,9 +61,9 @@ var knownLogicalTypes = map[int16]bool{
 }
 
 // readFooter reads the footer of a Parquet file of size bytes (whose magic
-// bytes were checked), refusing one over maxBytes, and returns it checked
-// and cleaned, parsed by arrow-go.
-func readFooter(f File, size, maxBytes int64) (*metadata.FileMetaData, error) {
+// bytes were checked), refusing one over maxBytes or of more column chunks
+// than maxChunks, and returns it checked and cleaned, parsed by arrow-go.
+func readFooter(f File, size, maxBytes, maxChunks int64) (*metadata.FileMetaData, error) {
 	var tail [8]byte
 	if _, err := f.ReadAt(tail[:], size-8); err != nil {
 		return nil, fmt.Errorf("reading file: %w", err)
@@ -69,9 +79,15 @@ func readFooter(f File, size, maxBytes int64) (*metadata.FileMetaData, error) {
 	if _, err := f.ReadAt(raw, size-8-n); err != nil {
 		return nil, fmt.Errorf("reading file: %w", err)
 	}
-	clean, err := cleanFooter(raw)
+	clean, chunks, err := cleanFooter(raw)
+	if errors.Is(err, errPathTooLong) {
+		return nil, unsupportedf("parquet: %v", err)
+	}
 	if err != nil {
 		return nil, malformedf("parquet: the footer is corrupt: %v", err)
+	}
+	if chunks > maxChunks {
+		return nil, unsupportedf("parquet: the file has %d column chunks (row groups times columns), more than the %d its metadata may take in memory", chunks, maxChunks)
 	}
 	var md *metadata.FileMetaData
 	err = guard("parquet: reading the footer", func() error {
@@ -87,20 +103,29 @@ func readFooter(f File, size, maxBytes int64) (*metadata.FileMetaData, error) {
 }
 
 // cleanFooter checks a thrift-compact FileMetaData and rewrites it without
-// unknown logical types and without the Arrow schema entry.
-func cleanFooter(meta []byte) ([]byte, error) {
+// unknown logical types and without the Arrow schema entry. It also counts
+// the column chunks of its row groups.
+func cleanFooter(meta []byte) (clean []byte, chunks int64, err error) {
 	r := &countingByteReader{r: bufio.NewReader(bytes.NewReader(meta)), limit: int64(len(meta))}
 	out := make([]byte, 0, len(meta))
 	var last, lastOut int16
 	for {
 		id, typ, err := readFieldHeader(r, &last)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if typ == 0 {
-			return append(out, 0), nil
+			return append(out, 0), chunks, nil
 		}
 		switch {
+		case id == 4 && typ == tList: // row_groups: list<RowGroup>
+			start := r.n
+			var n int64
+			if n, err = countChunks(r); err == nil {
+				chunks += n
+				out = appendFieldHeader(out, &lastOut, id, typ)
+				out = append(out, meta[start:r.n]...)
+			}
 		case id == 2 && typ == tList: // schema: list<SchemaElement>
 			out = appendFieldHeader(out, &lastOut, id, typ)
 			out, err = copySchema(r, meta, out)
@@ -115,10 +140,45 @@ func cleanFooter(meta []byte) ([]byte, error) {
 			}
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 }
+
+// countChunks reads a list of RowGroup and returns how many column chunks
+// they hold in all.
+func countChunks(r *countingByteReader) (int64, error) {
+	groups, err := readStructList(r, "row group")
+	if err != nil {
+		return 0, err
+	}
+	var chunks int64
+	for range groups {
+		err := readStruct(r, 1, func(id int16, typ byte) (bool, error) {
+			if id != 1 || typ != tList { // columns: list<ColumnChunk>
+				return false, nil
+			}
+			n, err := readStructList(r, "column chunk")
+			if err != nil {
+				return true, err
+			}
+			chunks += n
+			for range n {
+				if err := readStruct(r, 2, nil); err != nil {
+					return true, err
+				}
+			}
+			return true, nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return chunks, nil
+}
+
+// errPathTooLong: a leaf's dotted path passes maxPathBytes.
+var errPathTooLong = errors.New("a column's path is too long")
 
 // readStructList reads a list header whose elements must be structs and
 // returns its length, which fits in what is left of r.
@@ -148,16 +208,26 @@ func copySchema(r *countingByteReader, meta, out []byte) ([]byte, error) {
 	}
 	out = appendListHeader(out, count, tStruct)
 	// open holds, per enclosing group, how many of its children are still to
-	// come; the root is the first element.
+	// come; the root is the first element. path holds the length of the
+	// dotted path of each enclosing group but the root.
 	open := []int64{1}
+	path := []int64{0}
 	for k := int64(0); k < count; k++ {
 		if len(open) == 0 {
 			return nil, fmt.Errorf("the schema lists %d elements, but its groups hold only %d", count, k)
 		}
 		open[len(open)-1]--
 		var children int32
-		if out, children, err = copySchemaElement(r, meta, out); err != nil {
+		var name int64
+		if out, children, name, err = copySchemaElement(r, meta, out); err != nil {
 			return nil, err
+		}
+		length := int64(0)
+		if k > 0 { // the root's name is no part of a path
+			length = path[len(path)-1] + 1 + name
+		}
+		if length > maxPathBytes {
+			return nil, fmt.Errorf("%w: schema element %d's dotted path takes %d bytes, more than the %s limit", errPathTooLong, k+1, length, humanBytes(maxPathBytes))
 		}
 		if children < 0 {
 			return nil, fmt.Errorf("schema element %d declares %d children", k+1, children)
@@ -167,12 +237,14 @@ func copySchema(r *countingByteReader, meta, out []byte) ([]byte, error) {
 		}
 		if children > 0 {
 			open = append(open, int64(children))
+			path = append(path, length)
 			if len(open) > maxSchemaDepth+1 {
 				return nil, fmt.Errorf("the schema nests deeper than %d levels", maxSchemaDepth)
 			}
 		}
 		for len(open) > 0 && open[len(open)-1] == 0 {
 			open = open[:len(open)-1]
+			path = path[:len(path)-1]
 		}
 	}
 	if len(open) != 0 {
@@ -182,43 +254,50 @@ func copySchema(r *countingByteReader, meta, out []byte) ([]byte, error) {
 }
 
 // copySchemaElement copies one SchemaElement without an unknown logical
-// type, and returns its num_children (0 when absent).
-func copySchemaElement(r *countingByteReader, meta []byte, out []byte) ([]byte, int32, error) {
+// type, and returns its num_children (0 when absent) and the length of its
+// name.
+func copySchemaElement(r *countingByteReader, meta []byte, out []byte) ([]byte, int32, int64, error) {
 	var children int32
+	var name int64
 	var last, lastOut int16
 	for {
 		id, typ, err := readFieldHeader(r, &last)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		if typ == 0 {
-			return append(out, 0), children, nil
+			return append(out, 0), children, name, nil
 		}
 		start := r.n
 		drop := false
 		switch {
 		case id == 5 && typ == tI32:
 			if children, err = readI32(r); err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
+		case id == 4 && typ == tBinary:
+			if err := skipValue(r, typ, 1, true); err != nil {
+				return nil, 0, 0, err
+			}
+			name = r.n - start - int64(varintLen(meta[start:]))
 		case id == 10 && typ == tStruct:
 			var inner int16
 			member, mtyp, err := readFieldHeader(r, &inner)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 			if mtyp != 0 {
 				if err := skipValue(r, mtyp, 2, true); err != nil {
-					return nil, 0, err
+					return nil, 0, 0, err
 				}
 				if err := readStruct(r, 2, nil); err != nil {
-					return nil, 0, err
+					return nil, 0, 0, err
 				}
 			}
 			drop = mtyp == 0 || !knownLogicalTypes[member]
 		default:
 			if err := skipValue(r, typ, 1, true); err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 		}
 		if !drop {
@@ -257,6 +336,16 @@ func copyKeyValues(r *countingByteReader, meta, out []byte) ([]byte, error) {
 	}
 	out = appendListHeader(out, n, tStruct)
 	return append(out, kept...), nil
+}
+
+// varintLen is the length of the varint b starts with.
+func varintLen(b []byte) int {
+	for i, c := range b {
+		if c&0x80 == 0 {
+			return i + 1
+		}
+	}
+	return len(b)
 }
 
 // readBinary reads a thrift binary, keeping at most keep of its bytes.

@@ -167,8 +167,10 @@ func unitsPerSecond(u arrow.TimeUnit) int64 {
 
 // appendArrowValue appends the text of element i of arr (which must not be
 // null) to dst. jsonOK reports whether the text is a JSON literal (number,
-// bool, object or array) rather than something to quote.
-func appendArrowValue(dst []byte, arr arrow.Array, i int) (_ []byte, jsonOK bool) {
+// bool, object or array) rather than something to quote. The JSON text of a
+// nested value stops at limit bytes (see appendArrowJSON); a scalar's is
+// as long as the value.
+func appendArrowValue(dst []byte, arr arrow.Array, i int, limit int) (_ []byte, jsonOK bool) {
 	switch a := arr.(type) {
 	case *array.Boolean:
 		return strconv.AppendBool(dst, a.Value(i)), true
@@ -232,22 +234,32 @@ func appendArrowValue(dst []byte, arr arrow.Array, i int) (_ []byte, jsonOK bool
 	case *array.Decimal256:
 		return appendBigDecimal(dst, a.Value(i).BigInt(), a.DataType().(*arrow.Decimal256Type).Scale), true
 	case *array.Dictionary:
-		return appendArrowValue(dst, a.Dictionary(), a.GetValueIndex(i))
+		return appendArrowValue(dst, a.Dictionary(), a.GetValueIndex(i), limit)
 	case array.ExtensionArray:
 		if fsb, ok := a.Storage().(*array.FixedSizeBinary); ok && a.ExtensionType().ExtensionName() == "arrow.uuid" {
 			return appendUUID(dst, fsb.Value(i)), false
 		}
-		return appendArrowValue(dst, a.Storage(), i)
+		return appendArrowValue(dst, a.Storage(), i, limit)
 	case *array.Struct, *array.Map, array.ListLike:
-		return appendArrowJSON(dst, arr, i, 0), true
+		return appendArrowJSON(dst, arr, i, 0, len(dst)+limit), true
 	}
 	return append(dst, arr.ValueStr(i)...), false
 }
 
 const maxNestedJSONDepth = 256
 
-// appendArrowJSON appends element i of arr as compact JSON.
-func appendArrowJSON(dst []byte, arr arrow.Array, i int, depth int) []byte {
+// valueOverLimit is what appendArrowJSON panics with when the JSON text of
+// a nested value passes its limit: a list of many elements named by long
+// field names takes little memory in Arrow and without bound as text.
+// guard turns it into ErrUnsupported.
+type valueOverLimit struct{}
+
+// appendArrowJSON appends element i of arr as compact JSON; it panics with
+// valueOverLimit once dst passes stop bytes.
+func appendArrowJSON(dst []byte, arr arrow.Array, i int, depth int, stop int) []byte {
+	if len(dst) > stop {
+		panic(valueOverLimit{})
+	}
 	if arr.IsNull(i) || depth > maxNestedJSONDepth {
 		return append(dst, "null"...)
 	}
@@ -261,7 +273,7 @@ func appendArrowJSON(dst []byte, arr arrow.Array, i int, depth int) []byte {
 			}
 			dst = appendJSONString(dst, st.Field(k).Name)
 			dst = append(dst, ':')
-			dst = appendArrowJSON(dst, a.Field(k), i, depth+1)
+			dst = appendArrowJSON(dst, a.Field(k), i, depth+1, stop)
 		}
 		return append(dst, '}')
 	case *array.Map:
@@ -275,11 +287,11 @@ func appendArrowJSON(dst []byte, arr arrow.Array, i int, depth int) []byte {
 			}
 			key = append(key[:0], "null"...)
 			if !keys.IsNull(int(j)) {
-				key, _ = appendArrowValue(key[:0], keys, int(j))
+				key, _ = appendArrowValue(key[:0], keys, int(j), stop-len(dst))
 			}
 			dst = appendJSONString(dst, string(key))
 			dst = append(dst, ':')
-			dst = appendArrowJSON(dst, items, int(j), depth+1)
+			dst = appendArrowJSON(dst, items, int(j), depth+1, stop)
 		}
 		return append(dst, '}')
 	case array.ListLike:
@@ -290,18 +302,18 @@ func appendArrowJSON(dst []byte, arr arrow.Array, i int, depth int) []byte {
 			if j > start {
 				dst = append(dst, ',')
 			}
-			dst = appendArrowJSON(dst, vals, int(j), depth+1)
+			dst = appendArrowJSON(dst, vals, int(j), depth+1, stop)
 		}
 		return append(dst, ']')
 	case *array.Dictionary:
-		return appendArrowJSON(dst, a.Dictionary(), a.GetValueIndex(i), depth+1)
+		return appendArrowJSON(dst, a.Dictionary(), a.GetValueIndex(i), depth+1, stop)
 	case array.ExtensionArray:
-		return appendArrowJSON(dst, a.Storage(), i, depth+1)
+		return appendArrowJSON(dst, a.Storage(), i, depth+1, stop)
 	}
 	// A scalar: append its text, then quote it in place unless it is
 	// already a JSON literal.
 	start := len(dst)
-	dst, lit := appendArrowValue(dst, arr, i)
+	dst, lit := appendArrowValue(dst, arr, i, stop-start)
 	if lit {
 		return dst
 	}

@@ -27,6 +27,9 @@ type plainRows struct {
 	open   bool
 }
 
+// plainBatch is how many values a column reads at once, at most. Byte
+// arrays read fewer when they may be long (batchFor): the library copies
+// every value of a batch onto the heap before anything can check it.
 const plainBatch = 1024
 
 type plainCol struct {
@@ -40,6 +43,8 @@ type plainCol struct {
 
 	makeRead func(file.ColumnChunkReader) (func() (int, error), error)
 	read     func() (int, error)
+	batch    int // values read at once in the current column chunk
+	maxValue int // MaxFieldBytes
 	defs     []int16
 	reps     []int16
 	vals     []string
@@ -56,12 +61,14 @@ func newPlainRows(p *parquetReader) (*plainRows, error) {
 		for i := 0; i < sc.NumColumns(); i++ {
 			d := sc.Column(i)
 			c := &plainCol{
-				name:   d.Path(),
-				idx:    i,
-				maxDef: d.MaxDefinitionLevel(),
-				maxRep: d.MaxRepetitionLevel(),
-				defs:   make([]int16, plainBatch),
-				reps:   make([]int16, plainBatch),
+				name:     d.Path(),
+				idx:      i,
+				maxDef:   d.MaxDefinitionLevel(),
+				maxRep:   d.MaxRepetitionLevel(),
+				defs:     make([]int16, plainBatch),
+				reps:     make([]int16, plainBatch),
+				batch:    plainBatch,
+				maxValue: p.opt.MaxFieldBytes,
 			}
 			c.elemOption = d.SchemaNode().RepetitionType() == parquet.Repetitions.Optional
 			top := d.SchemaNode()
@@ -97,11 +104,18 @@ func (pr *plainRows) openRowGroup() error {
 			return err
 		}
 		rgr := pr.p.pf.RowGroup(rg)
+		longColumns := 0
+		for _, c := range pr.cols {
+			if t := pr.p.pf.MetaData().Schema.Column(c.idx).PhysicalType(); t == parquet.Types.ByteArray || t == parquet.Types.FixedLenByteArray {
+				longColumns++
+			}
+		}
 		for _, c := range pr.cols {
 			cr, err := rgr.Column(c.idx)
 			if err != nil {
 				return classify(fmt.Sprintf("parquet: row group %d, column %q", rg+1, c.name), err)
 			}
+			c.batch = pr.batchFor(rg, c, pr.p.opt.recordLimit()/int64(max(1, longColumns)))
 			if c.read, err = c.makeRead(cr); err != nil {
 				return err
 			}
@@ -150,6 +164,52 @@ func (pr *plainRows) next(rec *Record) error {
 	}
 	pr.rgLeft--
 	return nil
+}
+
+// batchFor is how many values column c reads at once in row group rg (its
+// pages checked): at most plainBatch, and for byte arrays, few enough that
+// a batch of the longest values its pages allow takes at most limit bytes.
+// A PLAIN page holds its values, so B values span at most B/fewest + 1
+// pages; a dictionary-encoded value is a copy of one of the dictionary's
+// (whose longest is measured); a DELTA_BYTE_ARRAY value may be as long as
+// the field limit.
+func (pr *plainRows) batchFor(rg int, c *plainCol, limit int64) int {
+	d := pr.p.pf.MetaData().Schema.Column(c.idx)
+	pages := pr.p.rgPages[c.idx]
+	var perValue int64
+	switch d.PhysicalType() {
+	case parquet.Types.FixedLenByteArray:
+		perValue = int64(max(1, d.TypeLength()))
+	case parquet.Types.ByteArray:
+		if pages.unbounded {
+			perValue = int64(c.maxValue)
+		}
+		if pages.dictEncoded {
+			col, err := pr.p.pf.MetaData().RowGroup(rg).ColumnChunk(c.idx)
+			longest, ok := 0, false
+			if err == nil {
+				longest, ok = longestDictValue(pr.p.f, pr.p.size, col)
+			}
+			if !ok {
+				longest = int(pages.dictionary)
+			}
+			perValue = max(perValue, int64(longest))
+		}
+	default:
+		return plainBatch
+	}
+	bytes := func(n int64) int64 {
+		b := n * perValue
+		if pages.plainFewest > 0 {
+			b += ((n+pages.plainFewest-1)/pages.plainFewest + 1) * pages.plainLargest
+		}
+		return b
+	}
+	n := int64(plainBatch)
+	for n > 1 && bytes(n) > limit {
+		n /= 2
+	}
+	return int(n)
 }
 
 // fill loads the next batch of levels; it reports false at the end of the
@@ -228,12 +288,18 @@ func (c *plainCol) nextRow() (string, bool, error) {
 				c.json = appendJSONString(c.json, v)
 			}
 			items++
+			if len(c.json) > c.maxValue {
+				return "", false, c.tooLong()
+			}
 		case c.elemOption && def == c.maxDef-1:
 			if items > 0 {
 				c.json = append(c.json, ',')
 			}
 			c.json = append(c.json, "null"...)
 			items++
+			if len(c.json) > c.maxValue {
+				return "", false, c.tooLong()
+			}
 		case first && def == 0 && c.nullAtTop:
 			null = true
 		}
@@ -246,8 +312,15 @@ func (c *plainCol) nextRow() (string, bool, error) {
 	return string(c.json), false, nil
 }
 
+// tooLong is the error of a repeated value whose JSON text passes the field
+// limit: a row of a few bytes of levels can hold millions of elements.
+func (c *plainCol) tooLong() error {
+	return unsupportedf("the value is larger than the %s limit", humanBytes(c.maxValue))
+}
+
 // readInto reads one batch through a typed ReadBatch and formats the values.
 func readInto[T any](c *plainCol, read func(int64, []T, []int16, []int16) (int64, int, error), buf []T, conv func(T) string) (int, error) {
+	buf = buf[:c.batch]
 	total, nv, err := read(int64(len(buf)), buf, c.defs, c.reps)
 	if err != nil {
 		return 0, err

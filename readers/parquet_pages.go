@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/bits"
 
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/schema"
@@ -24,7 +25,11 @@ import (
 //     library allocates for them.
 
 const (
-	maxPageHeaderBytes = 16 << 20
+	// maxPageHeaderBytes bounds a page header. Real ones take a few hundred
+	// bytes (statistics included); arrow-go's page reader grows its stream
+	// buffer to hold a header and keeps it for the chunk, so that 1,000
+	// columns of 3 MB headers took 4 GB (and 30 ms each to parse).
+	maxPageHeaderBytes = 256 << 10
 	maxThriftDepth     = 32
 )
 
@@ -65,6 +70,7 @@ const (
 	encPlainDictionary = 2
 	encRLE             = 3
 	encBitPacked       = 4
+	encDeltaByteArray  = 7
 	encRLEDictionary   = 8
 )
 
@@ -73,33 +79,69 @@ const (
 // chunk, and one data page at a time, as stored and decompressed.
 type chunkPages struct {
 	dictionary   int64 // uncompressed bytes of the dictionary page
+	dictValues   int64 // values of the dictionary page
 	largest      int64 // compressed plus uncompressed bytes of the largest data page
 	uncompressed int64 // uncompressed bytes of every page
+	header       int64 // bytes of the largest page header
+
+	// What bounds a value's length, for readers that copy values out in
+	// batches (the plain path): the values of PLAIN (and delta-length)
+	// pages lie in their page; dictionary-encoded values are copies of
+	// dictionary values; DELTA_BYTE_ARRAY values are prefixes of earlier
+	// ones and grow without bound.
+	plainFewest  int64 // fewest values of a data page whose values lie in it (0: none)
+	plainLargest int64 // uncompressed bytes of the largest such page
+	dictEncoded  bool  // some data page is dictionary-encoded
+	unbounded    bool  // some data page's values are not bounded by a page
 }
 
 // held is the most memory a reader of the chunk holds for its pages: the
 // dictionary page twice (decompressed, and decoded into values that may
-// copy it), and its largest data page.
-func (c chunkPages) held() int64 { return 2*c.dictionary + c.largest }
+// copy it) and a slice entry for each of its values, its largest data
+// page, and the stream buffer the largest page header grew.
+func (c chunkPages) held() int64 {
+	return 2*c.dictionary + 24*c.dictValues + c.largest + 2*int64(nextPow2(c.header))
+}
+
+func nextPow2(n int64) int64 {
+	if n <= 1 {
+		return 1
+	}
+	return 1 << bits.Len64(uint64(n-1))
+}
 
 // checkColumnChunk walks the pages of one column chunk and returns what
 // they declare.
 func checkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string) (chunkPages, error) {
 	var pages chunkPages
-	err := walkColumnChunk(r, fileSize, col, descr, maxUncompressed, where, func(h pageHeader) {
+	err := walkColumnChunk(r, fileSize, col, descr, maxUncompressed, where, func(h pageHeader, headerBytes int64) {
 		pages.uncompressed += int64(h.uncompressed)
-		if h.typ == pageDictionary {
+		pages.header = max(pages.header, headerBytes)
+		switch {
+		case h.typ == pageDictionary:
 			pages.dictionary += int64(h.uncompressed)
-		} else {
+			pages.dictValues += int64(h.numValues)
+		case h.typ == pageData || h.typ == pageDataV2:
 			pages.largest = max(pages.largest, int64(h.compressed)+int64(h.uncompressed))
+			switch h.encoding {
+			case encPlainDictionary, encRLEDictionary:
+				pages.dictEncoded = true
+			case encDeltaByteArray:
+				pages.unbounded = true
+			default:
+				pages.plainLargest = max(pages.plainLargest, int64(h.uncompressed))
+				if pages.plainFewest == 0 || int64(h.numValues) < pages.plainFewest {
+					pages.plainFewest = max(1, int64(h.numValues))
+				}
+			}
 		}
 	})
 	return pages, err
 }
 
 // walkColumnChunk checks the pages of one column chunk, calling page with
-// each header that passed.
-func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string, page func(pageHeader)) error {
+// each header that passed and the header's length.
+func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, descr *schema.Column, maxUncompressed int64, where string, page func(pageHeader, int64)) error {
 	start, length, ok := chunkLocation(col, fileSize)
 	if !ok {
 		return malformedf("%s: column chunk location (offset %d, %d bytes) lies outside the file (%d bytes)", where, start, length, fileSize)
@@ -109,6 +151,7 @@ func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMet
 	br := bufio.NewReaderSize(io.NewSectionReader(r, pos, length), int(min(64<<10, max(16, length))))
 	var body []byte
 	dictChecked := false
+	dictValues := int64(-1) // of the dictionary page, once read
 	for n := 1; pos < end; n++ {
 		cr := &countingByteReader{r: br, limit: min(int64(maxPageHeaderBytes), end-pos)}
 		h, err := readPageHeader(cr)
@@ -135,6 +178,13 @@ func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMet
 		if int64(h.compressed) > maxUncompressed {
 			return unsupportedf("%s: page %d holds %s compressed, more than the %s limit", where, n, humanBytes(int(h.compressed)), humanBytes(int(maxUncompressed)))
 		}
+		if h.typ == pageDictionary {
+			// arrow-go sizes the decoded dictionary by its value count.
+			if !h.hasNumValues || h.numValues < 0 || int64(h.numValues)*valueBits(descr) > 8*int64(h.uncompressed) {
+				return malformedf("%s: page %d: the dictionary page declares %d values, more than its %d bytes hold", where, n, h.numValues, h.uncompressed)
+			}
+			dictValues = int64(h.numValues)
+		}
 		dictData := (h.typ == pageData || h.typ == pageDataV2) &&
 			(h.encoding == encRLEDictionary || h.encoding == encPlainDictionary)
 		checkDict := dictData && !dictChecked
@@ -154,7 +204,7 @@ func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMet
 			}
 			if checkDict {
 				dictChecked = true
-				if err := checkDictIndexWidth(h, body, col, descr); err != nil {
+				if err := checkDictIndexWidth(h, body, col, descr, dictValues); err != nil {
 					return malformedf("%s: page %d: %v", where, n, err)
 				}
 			}
@@ -163,7 +213,7 @@ func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMet
 		default:
 			br.Reset(io.NewSectionReader(r, bodyEnd, end-bodyEnd))
 		}
-		page(h)
+		page(h, cr.n)
 		pos = bodyEnd
 	}
 	return nil
@@ -346,23 +396,33 @@ func readPageHeader(r *countingByteReader) (pageHeader, error) {
 	return h, nil
 }
 
+// valueBits is the fewest bits a value of column d takes in a PLAIN page:
+// a dictionary page of n values holds at least n times that.
+func valueBits(d *schema.Column) int64 {
+	switch d.PhysicalType() {
+	case parquet.Types.Boolean:
+		return 1
+	case parquet.Types.Int32, parquet.Types.Float, parquet.Types.ByteArray: // a byte array: its 4-byte length
+		return 32
+	case parquet.Types.Int64, parquet.Types.Double:
+		return 64
+	case parquet.Types.Int96:
+		return 96
+	case parquet.Types.FixedLenByteArray:
+		return 8 * int64(max(1, d.TypeLength()))
+	}
+	return 1
+}
+
 // checkDictIndexWidth checks the bit width that starts the dictionary
-// indices of a data page: at most 32. (A width of 0 is valid: parquet-mr
-// writes it for single-entry dictionaries.)
-func checkDictIndexWidth(h pageHeader, body []byte, col *metadata.ColumnChunkMetaData, descr *schema.Column) error {
-	codec, err := compress.GetCodec(col.Compression())
-	if err != nil {
-		return err
-	}
-	decode := func(src []byte, n int) ([]byte, error) {
-		if col.Compression() == compress.Codecs.Uncompressed {
-			return src, nil
-		}
-		if n < 0 || int64(n) > maxUncompressedPage {
-			return nil, fmt.Errorf("invalid uncompressed page size %d", n)
-		}
-		return compress.Decode(codec, make([]byte, n), src)
-	}
+// indices of a data page: at most 32, and no wider than the dictionary's
+// values need (plus one bit) when its size is known (dictValues >= 0):
+// a wider one can address entries far past the dictionary, and arrow-go's
+// dictionary converter sizes a slice by the largest index. (A width of 0
+// is valid: parquet-mr writes it for single-entry dictionaries.)
+func checkDictIndexWidth(h pageHeader, body []byte, col *metadata.ColumnChunkMetaData, descr *schema.Column, dictValues int64) error {
+	decode := func(src []byte, n int) ([]byte, error) { return decompressPage(col, src, n) }
+	var err error
 	var vals []byte
 	hasValues := false
 	if h.typ == pageDataV2 {
@@ -415,7 +475,63 @@ func checkDictIndexWidth(h pageHeader, body []byte, col *metadata.ColumnChunkMet
 	if w := vals[0]; w > 32 {
 		return fmt.Errorf("dictionary index bit width %d is invalid (at most 32)", w)
 	}
+	if w := int(vals[0]); dictValues >= 0 && w > bits.Len64(uint64(dictValues))+1 {
+		return fmt.Errorf("dictionary index bit width %d is wider than a dictionary of %d values needs", w, dictValues)
+	}
 	return nil
+}
+
+// decompressPage returns the n bytes src, a page body of column chunk col,
+// decompresses to.
+func decompressPage(col *metadata.ColumnChunkMetaData, src []byte, n int) ([]byte, error) {
+	if col.Compression() == compress.Codecs.Uncompressed {
+		return src, nil
+	}
+	codec, err := compress.GetCodec(col.Compression())
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 || int64(n) > maxUncompressedPage {
+		return nil, fmt.Errorf("invalid uncompressed page size %d", n)
+	}
+	return compress.Decode(codec, make([]byte, n), src)
+}
+
+// longestDictValue returns the length of the longest value of the
+// dictionary page of byte-array column chunk col, which starts the chunk
+// (the page walk checked it). ok is false when the chunk has none, or its
+// values do not parse as PLAIN byte arrays.
+func longestDictValue(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData) (longest int, ok bool) {
+	start, length, inFile := chunkLocation(col, fileSize)
+	if !inFile {
+		return 0, false
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r, start, length), 4<<10)
+	cr := &countingByteReader{r: br, limit: min(int64(maxPageHeaderBytes), length)}
+	h, err := readPageHeader(cr)
+	if err != nil || h.typ != pageDictionary || int64(h.compressed) > length-cr.n {
+		return 0, false
+	}
+	body := make([]byte, h.compressed)
+	if _, err := io.ReadFull(br, body); err != nil {
+		return 0, false
+	}
+	page, err := decompressPage(col, body, int(h.uncompressed))
+	if err != nil {
+		return 0, false
+	}
+	for k := int32(0); k < h.numValues; k++ {
+		if len(page) < 4 {
+			return 0, false
+		}
+		n := binary.LittleEndian.Uint32(page)
+		if uint64(n) > uint64(len(page)-4) {
+			return 0, false
+		}
+		longest = max(longest, int(n))
+		page = page[4+n:]
+	}
+	return longest, true
 }
 
 // readStruct reads a struct, calling field for each field header; field

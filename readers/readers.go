@@ -120,6 +120,10 @@ func (o Options) withDefaults() Options {
 // several times the bytes of the footer (measured: TestFooterMemory).
 func (o Options) footerLimit() int64 { return o.MemoryBudget / 16 }
 
+// chunkLimit bounds the column chunks (row groups × columns) of a Parquet
+// file, whose parsed metadata may take a quarter of the budget.
+func (o Options) chunkLimit() int64 { return o.MemoryBudget / 4 / chunkMetadataBytes }
+
 // pageLimit bounds one Parquet page, compressed or not.
 func (o Options) pageLimit() int64 { return min(maxUncompressedPage, o.MemoryBudget/4) }
 
