@@ -98,7 +98,9 @@ func sepDirective(lines [][]byte) (byte, bool) {
 		return 0, false
 	}
 	l := bytes.TrimRight(lines[0], "\r\n")
-	if len(l) == 5 && strings.EqualFold(string(l[:4]), "sep=") && l[4] != '"' && l[4] != '\'' {
+	if len(l) == 5 && strings.EqualFold(string(l[:4]), "sep=") && l[4] != '"' && l[4] != '\'' && (l[4] == '\t' || l[4] >= 0x20 && l[4] != 0x7f) {
+		// Quotes and control characters other than tab are no delimiter
+		// (a fuzzer found "sep=\x00"): such a line is read as data.
 		return l[4], true
 	}
 	return 0, false
