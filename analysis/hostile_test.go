@@ -39,6 +39,10 @@ var attacks = []attack{
 	{"snappy_lying_length", func() []byte { return hostile.LyingCodec(hostile.CodecSnappy, hostile.SnappyLyingLength(1<<32-1)) }, "parquet", "holds more than its page declares"},
 	{"dictionary_bomb", func() []byte { return hostile.DictionaryBomb(8, 200_000, 1<<20-100) }, "parquet", "needs more memory at once than its 256 MiB budget"},
 	{"wide_csv", func() []byte { return hostile.WideCSV(1_500, 500) }, "csv", "rows 500"},
+	// The column holding a batch's text moves from batch to batch: batches
+	// that kept every column's largest buffer took 2 GB here.
+	{"rotating_columns", func() []byte { return hostile.RotatingColumns(100, 2048, 1, 2048) }, "parquet", "rows 204800"},
+	{"staggered_pages", func() []byte { return hostile.StaggeredPages(200, 16, 1_000_000) }, "parquet", "rows 3200"},
 	{"too_wide_csv", func() []byte { return hostile.WideCSV(9_999, 20) }, "csv", "profiling 9999 columns needs at least"},
 	{"deep_json", func() []byte { return hostile.DeepJSON(1_000_000) }, "json", "exceeded max depth"},
 	{"long_json_key", func() []byte { return []byte(`[{"` + strings.Repeat("k", 1<<20) + `": 1}]`) }, "json", "limit for a column name"},

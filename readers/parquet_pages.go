@@ -159,6 +159,9 @@ func walkColumnChunk(r io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMet
 			if errors.Is(err, errHeaderTooLong) && cr.limit < maxPageHeaderBytes {
 				return malformedf("%s: page %d header runs past the end of the column chunk", where, n)
 			}
+			if errors.Is(err, errHeaderTooLong) {
+				return unsupportedf("%s: page %d header is longer than the %s limit", where, n, humanBytes(maxPageHeaderBytes))
+			}
 			return malformedf("%s: page %d header at offset %d is corrupt: %v", where, n, pos, err)
 		}
 		if !h.hasSizes[0] || !h.hasSizes[1] || h.compressed < 0 || h.uncompressed < 0 {
