@@ -285,7 +285,7 @@ func (dr *directRows) nextRowGroup() (bool, error) {
 				if err != nil {
 					return err
 				}
-				if err := dr.decs[c].open(dr.p.f, dr.p.size, col); err != nil {
+				if err := dr.decs[c].open(dr.p.f, dr.p.size, col, dr.p.rgPages[c]); err != nil {
 					return err
 				}
 			}

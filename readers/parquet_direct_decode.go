@@ -115,7 +115,7 @@ type chunkDecoder struct {
 }
 
 // open positions d at the start of column chunk col of the file.
-func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData) error {
+func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnChunkMetaData, pages chunkPages) error {
 	start, length, ok := chunkLocation(col, fileSize)
 	if !ok {
 		return directErrorf("column chunk outside the file")
@@ -128,18 +128,25 @@ func (d *chunkDecoder) open(f io.ReaderAt, fileSize int64, col *metadata.ColumnC
 		}
 		d.codec = codec
 	}
-	// A row group's pages need not be the next one's: buffers past 1 MiB
-	// are let go, or a decoder would keep the largest page of every row
-	// group, and the columns together far more than any row group needs.
-	for _, b := range []*[]byte{&d.body, &d.page, &d.dict.text} {
-		if cap(*b) > 1<<20 {
-			*b = nil
-		}
+	// A row group's pages need not be the next one's: buffers more than
+	// twice what this chunk's pages need (and past 1 MiB) are let go, or a
+	// decoder would keep the largest page of every row group, and the
+	// columns together far more than any row group needs. The pages of one
+	// row group were checked to fit in the budget together.
+	drop := func(capacity int, need int64) bool { return capacity > 1<<20 && int64(capacity) > 2*need }
+	if drop(cap(d.body), pages.largest) {
+		d.body = nil
 	}
-	if cap(d.dict.ends) > 1<<17 {
+	if drop(cap(d.page), pages.largest) {
+		d.page = nil
+	}
+	if drop(cap(d.dict.text), 2*pages.dictionary) {
+		d.dict.text = nil
+	}
+	if drop(8*cap(d.dict.ends), 8*pages.dictValues) {
 		d.dict.ends = nil
 	}
-	if cap(d.dictNums) > 1<<17 {
+	if drop(8*cap(d.dictNums), 8*pages.dictValues) {
 		d.dictNums = nil
 	}
 	sr := io.NewSectionReader(f, start, length)
