@@ -110,9 +110,17 @@ func hostileOutcome(data []byte, name string, budget int64, batches bool) string
 		return describeOutcome(0, err)
 	}
 	defer r.Close()
+	return describeOutcome(countRows(r, batches, nil))
+}
+
+// countRows reads r to its end or first error, through Next, or through
+// FillBatch when batches is true, calling each (when set) after every read,
+// and returns the rows read and the error that ended it (io.EOF at the end).
+func countRows(r Reader, batches bool, each func()) (int, error) {
 	b := columnar.NewBatch(len(r.Columns()))
 	rows := 0
 	for {
+		var err error
 		if batches {
 			b.Reset()
 			if err = FillBatch(r, b); err == nil {
@@ -121,8 +129,11 @@ func hostileOutcome(data []byte, name string, budget int64, batches bool) string
 		} else if _, err = r.Next(); err == nil {
 			rows++
 		}
+		if each != nil {
+			each()
+		}
 		if err != nil {
-			return describeOutcome(rows, err)
+			return rows, err
 		}
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/dqs/dqs/columnar"
 	"github.com/dqs/dqs/internal/hostile"
 )
 
@@ -129,20 +128,8 @@ func TestBufferPoolGetsEveryBufferBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			pool := r.(*parquetReader).mem
-			b := columnar.NewBatch(len(r.Columns()))
 			peak := int64(0)
-			for {
-				if batches {
-					b.Reset()
-					err = FillBatch(r, b)
-				} else {
-					_, err = r.Next()
-				}
-				peak = max(peak, pool.live.Load())
-				if err != nil {
-					break
-				}
-			}
+			_, err = countRows(r, batches, func() { peak = max(peak, pool.live.Load()) })
 			if !errors.Is(err, io.EOF) {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -210,22 +197,8 @@ func TestWideFileOfLargePagesReadsWithinTheDefaultBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		pool := r.(*parquetReader).mem
-		b := columnar.NewBatch(cols)
-		n, peak := 0, int64(0)
-		for {
-			if batches {
-				b.Reset()
-				if err = FillBatch(r, b); err == nil {
-					n += b.Rows
-				}
-			} else if _, err = r.Next(); err == nil {
-				n++
-			}
-			peak = max(peak, pool.live.Load())
-			if err != nil {
-				break
-			}
-		}
+		peak := int64(0)
+		n, err := countRows(r, batches, func() { peak = max(peak, pool.live.Load()) })
 		if !errors.Is(err, io.EOF) || n != rows {
 			t.Fatalf("batches %v: %d rows, %v", batches, n, err)
 		}
