@@ -5,7 +5,6 @@ go 1.26.8
 require (
 	cloud.google.com/go/storage v1.70.0
 	code.dny.dev/ssrf v0.3.0
-	github.com/DataDog/sketches-go v1.4.8
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/aws/aws-sdk-go-v2 v1.47.7
 	github.com/aws/aws-sdk-go-v2/config v1.33.15

@@ -216,7 +216,41 @@ func compareColumn(t *testing.T, file string, got profile.Column, want oracleCol
 	}
 	close("mean", got.Mean, want.Mean)
 	close("standard deviation", got.StdDev, want.StdDev)
+	n += compareQuantiles(t, file, got, want)
 	return n
+}
+
+// compareQuantiles: exact quantiles while the column is exact; past it,
+// within the sketch's 0.5% of rank of the truth.
+func compareQuantiles(t *testing.T, file string, got profile.Column, want oracleColumn) int {
+	t.Helper()
+	if len(got.Quantiles) != len(want.Quantiles) {
+		t.Errorf("%s, column %q: quantiles %v, want %v", file, got.Name, got.Quantiles, want.Quantiles)
+		return 1
+	}
+	if len(want.Quantiles) == 0 {
+		return 0
+	}
+	if got.DistinctExact {
+		if !reflect.DeepEqual(got.Quantiles, want.Quantiles) || deref(got.Median) != deref(want.Median) {
+			t.Errorf("%s, column %q: quantiles %v, want %v", file, got.Name, got.Quantiles, want.Quantiles)
+		}
+		return len(got.Quantiles)
+	}
+	// Past the exact phase: a value of the column, whose ranks come
+	// within 0.5% of the quantile's.
+	xs := want.numbers
+	for name, q := range oracleQuantileNames {
+		g := got.Quantiles[name]
+		r := oracleRank(q, len(xs))
+		below := sort.SearchFloat64s(xs, g)
+		upTo := sort.Search(len(xs), func(i int) bool { return xs[i] > g })
+		slack := int(0.005 * float64(len(xs)))
+		if upTo == below || r < below+1-slack || r > upTo+slack {
+			t.Errorf("%s, column %q: %s = %v, ranks %d to %d, want about %d of %d", file, got.Name, name, g, below+1, upTo, r, len(xs))
+		}
+	}
+	return len(got.Quantiles)
 }
 
 func deref[T any](p *T) string {

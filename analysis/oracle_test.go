@@ -138,8 +138,9 @@ func oracleDatetime(v string) (*big.Int, bool) {
 // oracleColumn is what the oracle says of one column.
 type oracleColumn struct {
 	profile.Column
-	exactTop    bool // TopValues are exact (distinct values within the exact bound)
-	formatExact bool // the profiler counts the signatures exactly
+	exactTop    bool      // TopValues are exact (distinct values within the exact bound)
+	formatExact bool      // the profiler counts the signatures exactly
+	numbers     []float64 // a numeric column's numbers, ascending
 }
 
 // oracleProfile computes the profile of one column's cells. topK is the
@@ -197,7 +198,7 @@ func oracleProfile(name string, cells []oracleCell, topK, exactDistinct int) ora
 		col.TopValues = append(col.TopValues, profile.ValueCount{Value: v, Count: e.n})
 	}
 
-	oracleTypes(&col.Column, nonEmpty)
+	col.numbers = oracleTypes(&col.Column, nonEmpty)
 	col.formatExact = oracleFormat(&col.Column, nonEmpty)
 	return col
 }
@@ -237,14 +238,15 @@ func oracleFormat(col *profile.Column, values []string) bool {
 	return len(fine) <= 256 && len(coarse) <= 256
 }
 
-// oracleTypes sets the inferred type, its conformance, min, max, mean and
-// standard deviation from the non-empty values.
-func oracleTypes(col *profile.Column, values []string) {
+// oracleTypes sets the inferred type, its conformance, min, max, mean,
+// standard deviation and quantiles from the non-empty values, and returns
+// a numeric column's numbers, ascending.
+func oracleTypes(col *profile.Column, values []string) []float64 {
 	n := len(values)
 	col.InferredType = profile.TypeEmpty
 	col.TypeConformance = 1
 	if n == 0 {
-		return
+		return nil
 	}
 	var ints, bools, dates, dts []string
 	var floats []float64
@@ -293,7 +295,7 @@ func oracleTypes(col *profile.Column, values []string) {
 			lo, hi = min(lo, x), max(hi, x)
 		}
 		col.Min, col.Max = ptrTo(strconv.FormatInt(lo, 10)), ptrTo(strconv.FormatInt(hi, 10))
-		oracleMoments(col, floats)
+		return oracleMoments(col, floats)
 	case enough(len(floats)):
 		col.InferredType = profile.TypeFloat
 		col.TypeConformance = float64(len(floats)) / float64(n)
@@ -302,7 +304,7 @@ func oracleTypes(col *profile.Column, values []string) {
 			lo, hi = math.Min(lo, f), math.Max(hi, f)
 		}
 		col.Min, col.Max = ptrTo(oracleFormatFloat(lo)), ptrTo(oracleFormatFloat(hi))
-		oracleMoments(col, floats)
+		return oracleMoments(col, floats)
 	case enough(len(dates)):
 		col.InferredType = profile.TypeDate
 		col.TypeConformance = float64(len(dates)) / float64(n)
@@ -326,6 +328,7 @@ func oracleTypes(col *profile.Column, values []string) {
 		}
 		col.Min, col.Max = ptrTo(lo), ptrTo(hi)
 	}
+	return nil
 }
 
 // oracleExtremes returns the texts of the smallest and largest keys of
@@ -351,12 +354,32 @@ func oracleExtremes(values []string, key func(string) (*big.Int, bool)) (lo, hi 
 	return ptrTo(loV), ptrTo(hiV)
 }
 
-// oracleMoments sets the mean and the sample standard deviation of xs,
-// computed exactly in rationals and rounded once.
-func oracleMoments(col *profile.Column, xs []float64) {
-	if len(xs) == 0 {
-		return
+// oracleQuantileNames and their q: the lower q-quantile of n numbers is
+// the one at rank max(1, ceil(q·n)) in ascending order.
+var oracleQuantileNames = map[string]float64{"p01": 0.01, "p05": 0.05, "p25": 0.25, "p50": 0.5, "p75": 0.75, "p95": 0.95, "p99": 0.99}
+
+func oracleRank(q float64, n int) int {
+	r := new(big.Rat).Mul(new(big.Rat).SetFrac64(int64(math.Round(q*100)), 100), big.NewRat(int64(n), 1))
+	rank := new(big.Int).Quo(r.Num(), r.Denom())
+	if new(big.Rat).SetInt(rank).Cmp(r) < 0 {
+		rank.Add(rank, big.NewInt(1))
 	}
+	return max(1, int(rank.Int64()))
+}
+
+// oracleMoments sets the mean, the sample standard deviation (computed
+// exactly in rationals and rounded once) and the lower quantiles of xs,
+// and returns xs sorted.
+func oracleMoments(col *profile.Column, xs []float64) []float64 {
+	if len(xs) == 0 {
+		return nil
+	}
+	sorted := slices.Sorted(slices.Values(xs))
+	col.Quantiles = map[string]float64{}
+	for name, q := range oracleQuantileNames {
+		col.Quantiles[name] = sorted[oracleRank(q, len(sorted))-1]
+	}
+	col.Median = ptrTo(col.Quantiles["p50"])
 	sum := new(big.Rat)
 	for _, x := range xs {
 		sum.Add(sum, new(big.Rat).SetFloat64(x))
@@ -375,6 +398,7 @@ func oracleMoments(col *profile.Column, xs []float64) {
 		sd = math.Sqrt(v)
 	}
 	col.StdDev = &sd
+	return sorted
 }
 
 func oracleFormatFloat(f float64) string {

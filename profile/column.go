@@ -3,12 +3,12 @@ package profile
 import (
 	"cmp"
 	"math"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/axiomhq/hyperloglog"
 	"github.com/dqs/dqs/columnar"
 	"github.com/zeebo/xxh3"
@@ -42,7 +42,7 @@ type column struct {
 	fltMin, fltMax     float64
 	welN               int64 // Welford over every numeric value
 	welMean, welM2     float64
-	sketch             *ddsketch.DDSketch
+	sketch             *kll // numbers, for quantiles past the exact phase
 	hasTrue, hasFalse  bool
 	dateDMY, dateMDY   extreme // slash dates read day-first / month-first
 	datetime           extreme
@@ -72,7 +72,7 @@ func (c *column) init(name string, sz sizes, opt Options, stream uint64) {
 	c.sigF = make([]byte, 0, maxSigLen+8)
 	c.sigC = make([]byte, 0, maxSigLen+8)
 	c.sigP = make([]byte, 0, maxSigLen+8)
-	c.sketch = newSketch(sz.sketchBins)
+	c.sketch = newKLL(sz.kllK, stream)
 	c.sample = newReservoir(sz.sample, sz.sampleKey, opt.Seed, stream)
 }
 
@@ -487,7 +487,7 @@ func (c *column) addNumber(f float64, w int64) {
 		d := f - c.welMean
 		c.welMean += d / float64(c.welN)
 		c.welM2 += d * (f - c.welMean)
-		_ = c.sketch.Add(f) // only NaN or beyond ±1.8e308 could fail; neither parses here
+		c.sketch.add(f, 1)
 		return
 	}
 	// w equal values at once: Chan et al.'s update with a batch of mean f
@@ -497,7 +497,7 @@ func (c *column) addNumber(f float64, w int64) {
 	c.welMean += d * float64(w) / float64(n)
 	c.welM2 += d * d * float64(c.welN) * float64(w) / float64(n)
 	c.welN = n
-	_ = c.sketch.AddWithCount(f, float64(w))
+	c.sketch.add(f, w)
 }
 
 func (c *column) startHLL() {
@@ -632,9 +632,7 @@ func (c *column) merge(o *column) error {
 		c.welM2 += o.welM2 + d*d*float64(c.welN)*float64(o.welN)/float64(n)
 		c.welN = n
 	}
-	if err := c.sketch.MergeWith(o.sketch); err != nil {
-		return err
-	}
+	c.sketch.merge(o.sketch)
 	c.dateDMY.merge(&o.dateDMY)
 	c.dateMDY.merge(&o.dateMDY)
 	c.datetime.merge(&o.datetime)
@@ -746,16 +744,16 @@ func (c *column) result(topK int) Column {
 			sd = math.Sqrt(max(0, c.welM2/float64(c.welN-1)))
 		}
 		col.StdDev = ptr(sd)
-		if !c.sketch.IsEmpty() {
+		qs, ok := c.exactQuantiles()
+		if !ok && !c.sketch.empty() {
+			qs = c.sketch.quantiles(quantileValues[:])
+		}
+		if len(qs) > 0 {
 			col.Quantiles = make(map[string]float64, len(quantileNames))
-			for i, q := range quantileValues {
-				if v, err := c.sketch.GetValueAtQuantile(q); err == nil && finite(v) {
-					col.Quantiles[quantileNames[i]] = v
-				}
+			for i, v := range qs {
+				col.Quantiles[quantileNames[i]] = v
 			}
-			if m, ok := col.Quantiles["p50"]; ok {
-				col.Median = ptr(m)
-			}
+			col.Median = ptr(col.Quantiles["p50"])
 		}
 	}
 	return col
@@ -781,6 +779,64 @@ func (c *column) format() (string, float64) {
 		return f, float64(fn) / n
 	}
 	return k, float64(kn) / n
+}
+
+// exactQuantiles returns the lower quantiles (quantileValues) of the
+// column's numbers from the values table, which counts every value while
+// the column is in its exact phase; ok is false past it, or when a value
+// too long to keep whole may be a number.
+func (c *column) exactQuantiles() (qs []float64, ok bool) {
+	if c.values.evicted || c.collided {
+		return nil, false
+	}
+	type num struct {
+		x float64
+		n int64
+	}
+	var nums []num
+	var total int64
+	for i := range c.values.entries {
+		e := &c.values.entries[i]
+		var x float64
+		switch c.kind {
+		case columnar.Text:
+			if e.n > len(e.key) {
+				return nil, false
+			}
+			f, isNum := parseFloat(view(e.key))
+			if !isNum {
+				continue
+			}
+			x = f
+		case columnar.Int:
+			x = float64(numOfKey(e.key))
+		case columnar.Float64:
+			x = math.Float64frombits(uint64(numOfKey(e.key)))
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				continue // as their text, NaN and infinities are no numbers
+			}
+		default:
+			return nil, false // dates and instants have no quantiles
+		}
+		nums = append(nums, num{x, e.count})
+		total += e.count
+	}
+	if total == 0 {
+		return nil, true
+	}
+	slices.SortFunc(nums, func(a, b num) int { return cmp.Compare(a.x, b.x) })
+	qs = make([]float64, len(quantileValues))
+	var cum int64
+	j := 0
+	for i, q := range quantileValues {
+		rank := lowerRank(q, total)
+		for cum+nums[j].n < rank {
+			cum += nums[j].n
+			j++
+		}
+		qs[i] = nums[j].x
+	}
+	return qs, true
 }
 
 // formatFloat renders f in the shortest form that reads back as f, without

@@ -3,7 +3,7 @@
 //
 // Memory is bounded whatever the row count: per column a Space-Saving table
 // of 10,000 values (exact counts and distinct count until it overflows, then
-// cut to 1,024 heavy-hitter counters), a HyperLogLog sketch once it fills, a DDSketch of at most 2×2048 bins, two
+// cut to 1,024 heavy-hitter counters), a HyperLogLog sketch once it fills, a KLL quantile sketch of about 1,800 numbers, two
 // tables of 256 format signatures and a reservoir sample; per table, the
 // hashes of up to 1,000,000 distinct rows, then a HyperLogLog sketch.
 // Stored values are cut to 512 bytes (1024 in samples), so wide values do not

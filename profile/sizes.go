@@ -30,7 +30,7 @@ type sizes struct {
 	sigs       int   // format signatures tracked per granularity
 	filterBits int   // log2 of the filter counters once the values table evicts
 	codes      int   // dictionary codes remembered (see codeCache)
-	sketchBins int   // bins of the quantile sketch, per sign
+	kllK       int   // size of the quantile sketch (kll)
 }
 
 // Measured costs of the parts of a column (TestSizesBoundTheirWorstCase
@@ -38,26 +38,26 @@ type sizes struct {
 const (
 	entryBytes    = 160 // an ssEntry, its index slots and the slack of growing slices
 	sigEntryBytes = entryBytes + maxSigLen + 4
-	sampleBytes   = 40                // a sampled value's slice header and allocation rounding
+	sampleBytes   = 40       // a sampled value's slice header and allocation rounding
 	hllBytes      = 16 << 10 // a HyperLogLog of precision 14, dense
-	columnBytes   = 2 << 10 // the column struct and its scratch buffers
-	filterBytes   = 8 + 2   // a filter counter and its held count
+	columnBytes   = 2 << 10  // the column struct and its scratch buffers
+	filterBytes   = 8 + 2    // a filter counter and its held count
 )
 
 // The tiers, largest first. full is what a profiler without a budget uses.
 var (
 	fullSizes = sizes{distinct: maxExactDistinct, heavy: heavyCap, topKey: topKeyBytes, sample: 1000,
-		sampleKey: sampleKeyBytes, extremeKey: 1 << 20, sigs: sigCap, filterBits: filterBits, codes: maxCachedCode, sketchBins: sketchMaxBins}
+		sampleKey: sampleKeyBytes, extremeKey: 1 << 20, sigs: sigCap, filterBits: filterBits, codes: maxCachedCode, kllK: kllK}
 	compactSizes = sizes{distinct: maxExactDistinct, heavy: 256, topKey: 256, sample: 250,
-		sampleKey: 256, extremeKey: 1 << 10, sigs: 64, filterBits: 11, codes: 1 << 12, sketchBins: sketchMaxBins}
+		sampleKey: 256, extremeKey: 1 << 10, sigs: 64, filterBits: 11, codes: 1 << 12, kllK: kllK}
 	minimalSizes = sizes{distinct: maxExactDistinct, heavy: 32, topKey: 64, sample: 64,
-		sampleKey: 128, extremeKey: 128, sigs: 16, filterBits: 8, codes: 1 << 8, sketchBins: sketchMaxBins / 4}
+		sampleKey: 128, extremeKey: 128, sigs: 16, filterBits: 8, codes: 1 << 8, kllK: kllK / 3}
 )
 
 // fixedWorst is the most a column of these sizes takes but for its values
 // table: sketches, signature tables, sample, extremes, code cache.
 func (s sizes) fixedWorst() int64 {
-	return int64(hllBytes + 2*s.sketchBins*8 + 1<<10 + columnBytes +
+	return int64(hllBytes + kllWorstBytes(s.kllK) + columnBytes +
 		2*(s.sigs*sigEntryBytes+filterBytes<<s.filterBits) +
 		s.sample*(s.sampleKey+sampleBytes) +
 		2*s.extremeKey +
