@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dqs/dqs/analysis"
@@ -30,8 +31,20 @@ const downloadURLTTL = 15 * time.Minute
 // framing of far more parts than a job may declare.
 const multipartOverhead = 1 << 20
 
-var errRawPassword = &errs.Error{Status: http.StatusBadRequest, Code: "raw_password_detected",
-	Message: "the file has a column of plaintext passwords; remove or hash it before uploading"}
+// rawPasswordError refuses file name for its columns of plaintext
+// passwords, naming them: the user must know which to remove or hash.
+func rawPasswordError(name string, columns []string) error {
+	quoted := make([]string, len(columns))
+	for i, c := range columns {
+		quoted[i] = strconv.Quote(c)
+	}
+	noun := "a column"
+	if len(columns) > 1 {
+		noun = "columns"
+	}
+	return &errs.Error{Status: http.StatusBadRequest, Code: "raw_password_detected",
+		Message: fmt.Sprintf("the file %q has %s of plaintext passwords (%s); remove or hash it before uploading", name, noun, strings.Join(quoted, ", "))}
+}
 
 // spooledPart is an uploaded file part written to a temporary file, so it
 // can be prescanned before anything is stored and never sits in memory.
@@ -165,7 +178,7 @@ func (s *Server) rejectPasswords(c *gin.Context, p *principal, sp *spooledPart, 
 	}
 	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.FileRejectedPw, IP: clientIP(c),
 		Metadata: map[string]any{"filename": sp.name, "size_bytes": sp.size, "columns": res.PasswordColumns}})
-	return errRawPassword
+	return rawPasswordError(sp.name, res.PasswordColumns)
 }
 
 // checkParts prescans every part before anything is stored or created.

@@ -191,7 +191,7 @@ func TestUploadRefusals(t *testing.T) {
 		fmt.Fprintf(&pw, "user%d,Summer%d!pass\n", i, 2000+i)
 	}
 	r := upload(t, env, "/api/v1/files/prescan", s.Access, map[string]string{"creds.csv": pw.String()})
-	if r.Status != 400 || r.ErrorCode() != "raw_password_detected" {
+	if r.Status != 400 || r.ErrorCode() != "raw_password_detected" || !strings.Contains(r.ErrorMessage(), `"creds.csv" has a column of plaintext passwords ("password")`) {
 		t.Fatalf("prescan of passwords = %d %s", r.Status, r.Raw)
 	}
 	job := env.Must(201, "POST", "/api/v1/jobs", s.Access, map[string]any{"filenames": []string{"creds.csv", "big.csv"}}).Data()
