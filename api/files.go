@@ -19,6 +19,7 @@ import (
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/readers"
 	"github.com/gin-gonic/gin"
 )
 
@@ -159,6 +160,10 @@ func (s *Server) checkNoPasswords(c *gin.Context, p *principal, sp *spooledPart)
 		return err
 	}
 	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, s.Memory)
+	if errors.Is(err, readers.ErrCompressed) {
+		// Refused now rather than stored and failed in the analysis.
+		return errs.BadRequest("%s", strings.TrimPrefix(err.Error(), analysis.ErrBadInput.Error()+": "))
+	}
 	if errors.Is(err, analysis.ErrBadInput) {
 		// An unreadable file is still stored: the analysis marks it
 		// failed with the reader's message.

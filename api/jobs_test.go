@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -214,6 +215,16 @@ func TestUploadRefusals(t *testing.T) {
 	}
 	if r := env.Do("POST", "/api/v1/jobs/"+id+"/files", s.Access, map[string]any{"file": "x"}); r.Status != 400 {
 		t.Fatalf("JSON instead of multipart = %d", r.Status)
+	}
+	// A compressed file is refused at upload, not stored and failed later.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(peopleCSV(50)))
+	zw.Close()
+	for _, path := range []string{"/api/v1/files/prescan", "/api/v1/jobs/" + id + "/files", "/api/v1/public/upload"} {
+		if r := upload(t, env, path, s.Access, map[string]string{"creds.csv": gz.String()}); r.Status != 400 || !strings.Contains(r.ErrorMessage(), "is compressed (gzip)") {
+			t.Fatalf("%s of a gzip file = %d %s", path, r.Status, r.Raw)
+		}
 	}
 	ok := upload(t, env, "/api/v1/files/prescan", s.Access, map[string]string{"p.csv": peopleCSV(50)})
 	if ok.Status != 200 || ok.Data()["contains_personal_data"] != true || len(ok.Data()["columns"].([]any)) != 5 {

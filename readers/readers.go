@@ -204,17 +204,54 @@ func Open(f File, name string, opt Options) (Reader, error) {
 	}
 }
 
+// ErrCompressed marks a compressed file (by its name or its first bytes),
+// which readers do not decompress; it is an ErrUnsupported.
+var ErrCompressed = &fileError{kind: ErrUnsupported, msg: "compressed files are not supported"}
+
+// compressions are the magic numbers of compressed files, and their names.
+var compressions = []struct {
+	magic []byte
+	name  string
+}{
+	{[]byte{0x1f, 0x8b}, "gzip"},
+	{[]byte("PK\x03\x04"), "zip"},
+	{[]byte{0x28, 0xb5, 0x2f, 0xfd}, "zstd"},
+	{[]byte{0xfd, '7', 'z', 'X', 'Z', 0}, "xz"},
+	{[]byte("BZh"), "bzip2"},
+}
+
+// compressedAs names the compression of a file called name that starts
+// with head, or is "" for none. (A bzip2 stream's "BZh" is followed by its
+// block size, 1 to 9, and the block magic 0x314159265359.)
+func compressedAs(head []byte, name string) string {
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".gz", ".zip", ".bz2", ".xz", ".zst":
+		return ext[1:]
+	}
+	for _, c := range compressions {
+		if !bytes.HasPrefix(head, c.magic) {
+			continue
+		}
+		if c.name == "bzip2" && (len(head) < 10 || head[3] < '1' || head[3] > '9' || string(head[4:10]) != "\x31\x41\x59\x26\x53\x59") {
+			continue
+		}
+		return c.name
+	}
+	return ""
+}
+
 func detectFormat(f File, name string) (Format, error) {
 	ext := strings.ToLower(filepath.Ext(name))
-	if ext == ".gz" || ext == ".zip" || ext == ".bz2" || ext == ".xz" || ext == ".zst" {
-		return "", unsupportedf("%s: compressed uploads (%s) are not supported; upload the uncompressed file", name, ext)
-	}
 	head := make([]byte, 512)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
 		return "", fmt.Errorf("reading %s: %w", name, err)
 	}
 	head = head[:n]
+	if kind := compressedAs(head, name); kind != "" {
+		return "", &fileError{kind: ErrUnsupported, cause: ErrCompressed,
+			msg: fmt.Sprintf("%s is compressed (%s); compressed files are not supported: upload the uncompressed file", name, kind)}
+	}
 	if bytes.HasPrefix(head, []byte("PAR1")) && ext != ".parquet" {
 		// A Parquet file under another name (PAR1 at both ends) is still
 		// Parquet; no text file looks like that.

@@ -2,10 +2,12 @@ package readers
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -184,5 +186,34 @@ func TestErrorsMatchSentinels(t *testing.T) {
 	}
 	if got, want := err.Error(), "line 3: bad unexpected EOF"; got != want {
 		t.Fatalf("message %q, want %q", got, want)
+	}
+}
+
+// A compressed file is refused, by its name or by its first bytes, with a
+// message naming the compression; other files starting alike are not.
+func TestCompressedFilesAreRefused(t *testing.T) {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("a,b\n1,2\n"))
+	w.Close()
+	for _, c := range []struct {
+		data []byte
+		name string
+		kind string
+	}{
+		{gz.Bytes(), "people.csv", "gzip"},
+		{gz.Bytes(), "people.csv.gz", "gz"},
+		{[]byte("a,b\n1,2\n"), "people.zip", "zip"},
+		{[]byte("PK\x03\x04rest"), "book.xlsx", "zip"},
+		{[]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}, "data", "zstd"},
+		{[]byte("BZh91AY&SYrest"), "data.txt", "bzip2"},
+	} {
+		_, err := Open(bytes.NewReader(c.data), c.name, Options{})
+		if !errors.Is(err, ErrCompressed) || !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "("+c.kind+")") {
+			t.Errorf("%s: err = %v", c.name, err)
+		}
+	}
+	if _, err := Open(bytes.NewReader([]byte("BZh,x\n1,2\n")), "codes.csv", Options{}); err != nil {
+		t.Fatalf("a CSV starting with BZh: %v", err)
 	}
 }
