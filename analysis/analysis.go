@@ -110,6 +110,9 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, lim L
 	if g, ok := r.(readers.GrowingReader); ok {
 		p.Columns = keepColumns(p.Columns, g.Kept())
 	}
+	if err := checkNotEmpty(p); err != nil {
+		return nil, err
+	}
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, DuplicateRowsEstimated: p.DuplicateRowsEstimated, Columns: make([]Column, len(p.Columns))}
 	personal := make(map[string]bool, len(p.Columns))
 	for i, cls := range classifyColumns(p.Columns) {
@@ -149,6 +152,20 @@ func badInput(err error) error {
 		return fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
 	return err
+}
+
+// checkNotEmpty refuses a file without rows: its profile would be a
+// perfect score of nothing. (A header alone is a file without rows.)
+func checkNotEmpty(p *profile.Profile) error {
+	switch {
+	case len(p.Columns) == 0 && p.RowCount == 0:
+		return fmt.Errorf("%w: the file is empty: it holds no columns and no rows", ErrBadInput)
+	case p.RowCount == 0:
+		return fmt.Errorf("%w: the file holds no rows, only the names of its %d columns", ErrBadInput, len(p.Columns))
+	case len(p.Columns) == 0:
+		return fmt.Errorf("%w: the file holds no columns", ErrBadInput)
+	}
+	return nil
 }
 
 // checkColumns refuses a file of more columns than a profiler fits in

@@ -108,3 +108,23 @@ func TestPrescanFindsPasswordsAndEstimatesRows(t *testing.T) {
 		t.Fatalf("clean prescan = %+v, %v", res, err)
 	}
 }
+
+// A file without rows fails with a message that says so, rather than
+// scoring a perfect 100 for nothing.
+func TestEmptyFilesFail(t *testing.T) {
+	for name, c := range map[string]struct {
+		data string
+		want string
+	}{
+		"empty.csv":    {"", "the file is empty: it holds no columns and no rows"},
+		"header.csv":   {"id,name,email\n", "the file holds no rows, only the names of its 3 columns"},
+		"empty.json":   {"[]", "the file is empty"},
+		"blank.jsonl":  {"\n\n", "the file is empty"},
+		"nothing.json": {"[{}, {}]", "the file holds no columns"},
+	} {
+		_, err := Run(context.Background(), strings.NewReader(c.data), name, int64(len(c.data)), Limits{}, nil)
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want bad input containing %q", name, err, c.want)
+		}
+	}
+}
