@@ -114,10 +114,12 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, lim L
 		return nil, err
 	}
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, DuplicateRowsEstimated: p.DuplicateRowsEstimated, Columns: make([]Column, len(p.Columns))}
+	// What is masked: any personal label, whatever its confidence (as for
+	// the top values below).
 	personal := make(map[string]bool, len(p.Columns))
 	for i, cls := range classifyColumns(p.Columns) {
 		c := p.Columns[i]
-		personal[c.Name] = classify.IsPersonal(cls)
+		personal[c.Name] = cls.Category != classify.CategoryNone
 		res.Columns[i] = Column{Column: c, Classification: cls}
 	}
 	progress(StageScoring, 1)
@@ -210,11 +212,11 @@ func (c *countingFile) bytesRead() int64 { return c.read }
 // maskPersonal masks the raw values a profile shows of a personal column.
 func maskPersonal(c *profile.Column) {
 	for i := range c.TopValues {
-		c.TopValues[i].Value = quality.Mask(c.TopValues[i].Value, true)
+		c.TopValues[i].Value = quality.Mask(c.TopValues[i].Value)
 	}
 	for _, v := range []*string{c.Min, c.Max} {
 		if v != nil {
-			*v = quality.Mask(*v, true)
+			*v = quality.Mask(*v)
 		}
 	}
 }

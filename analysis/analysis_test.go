@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dqs/dqs/quality"
 )
 
 func csvFile(rows int) *bytes.Reader {
@@ -125,6 +128,43 @@ func TestEmptyFilesFail(t *testing.T) {
 		_, err := Run(context.Background(), strings.NewReader(c.data), name, int64(len(c.data)), Limits{}, nil)
 		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want bad input containing %q", name, err, c.want)
+		}
+	}
+}
+
+// Issue examples are what a user needs to find the bad values: in clear,
+// except in personal columns, where they are masked like the top values.
+func TestIssueExamplesAreMaskedOnlyInPersonalColumns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("email,status\n")
+	for i := range 400 {
+		email, status := fmt.Sprintf("user%d@example.org", i%40), "active"
+		if i%7 == 0 { // 7 is prime to 40: each address in both spellings
+			email, status = strings.ToUpper(email), "ACTIVE"
+		}
+		fmt.Fprintf(&b, "%s,%s\n", email, status)
+	}
+	f := bytes.NewReader([]byte(b.String()))
+	res, err := Run(context.Background(), f, "people.csv", f.Size(), Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := map[string][]string{}
+	for _, is := range res.Quality.Issues {
+		if is.Kind == quality.KindInconsistentCase {
+			examples[is.Column] = is.Examples
+		}
+	}
+	if got := examples["status"]; !reflect.DeepEqual(got, []string{"ACTIVE"}) {
+		t.Errorf("status examples = %q, want the value in clear", got)
+	}
+	got := examples["email"]
+	if len(got) == 0 {
+		t.Fatalf("no inconsistent_case issue on email: %+v", res.Quality.Issues)
+	}
+	for _, e := range got {
+		if strings.Trim(e[:len(e)-2], "*") != "" || strings.Contains(strings.ToLower(e), "example") {
+			t.Errorf("email example %q is not masked", e)
 		}
 	}
 }

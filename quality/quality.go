@@ -57,11 +57,10 @@
 // values (exact when the sample holds every value). Issues come most severe
 // first, then file level before columns, in column order.
 //
-// Examples are at most 3 distinct values, masked: every character but the
-// first and the last becomes '*' ("Paris" -> "P***s"; values of 1 or 2
-// characters are kept). In personal-data columns every character but the
-// last two becomes '*' ("0612345678" -> "********78"), and values of 1 or 2
-// characters are masked entirely.
+// Examples are at most 3 distinct values, shown as they are, as the
+// column's top values are, but in personal-data columns, where every
+// character but the last two becomes '*' ("0612345678" -> "********78"),
+// and values of 1 or 2 characters are masked entirely.
 package quality
 
 import (
@@ -135,8 +134,8 @@ type Report struct {
 const maxExamples = 3
 
 // Assess scores a profile. isPersonal tells per column name whether it holds
-// personal data, whose examples are masked harder; it may be nil. A nil
-// profile is assessed as an empty one.
+// personal data, whose examples are masked; it may be nil. A nil profile is
+// assessed as an empty one.
 func Assess(p *profile.Profile, isPersonal func(column string) bool) Report {
 	if p == nil {
 		p = &profile.Profile{}
@@ -242,8 +241,10 @@ func columnDimensions(c *profile.Column) Dimensions {
 func columnIssues(c *profile.Column, personal bool) []Issue {
 	var out []Issue
 	add := func(kind, sev string, n int64, examples []string) {
-		for i, e := range examples {
-			examples[i] = Mask(e, personal)
+		if personal {
+			for i, e := range examples {
+				examples[i] = Mask(e)
+			}
 		}
 		out = append(out, Issue{Kind: kind, Column: c.Name, Severity: sev, Count: n, Examples: examples})
 	}
@@ -409,21 +410,15 @@ func scaled(n, sampleLen int, total int64) int64 {
 
 func atLeast1(f float64) int64 { return max(1, int64(f)) }
 
-// Mask hides a value for display: every rune but the first and the last
-// becomes '*'; for personal data every rune but the last two, and values of
-// at most two runes entirely.
-func Mask(v string, personal bool) string {
+// Mask hides a personal value for display: every rune but the last two
+// becomes '*', and values of at most two runes are masked entirely
+// ("0612345678" -> "********78").
+func Mask(v string) string {
 	r := []rune(v)
-	n := len(r)
-	switch {
-	case personal && n <= 2:
-		return strings.Repeat("*", n)
-	case personal:
+	if n := len(r); n > 2 {
 		return strings.Repeat("*", n-2) + string(r[n-2:])
-	case n <= 2:
-		return v
 	}
-	return string(r[0]) + strings.Repeat("*", n-2) + string(r[n-1])
+	return strings.Repeat("*", len(r))
 }
 
 // share is part/whole in [0, 1]; 0 when whole is not positive.

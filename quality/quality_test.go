@@ -133,7 +133,7 @@ func TestIssues(t *testing.T) {
 		{"invalid format", profile.Profile{RowCount: 100, Columns: []profile.Column{{
 			Name: "code", Count: 100, Distinct: 100, InferredType: profile.TypeString, TypeConformance: 1,
 			Format: "A+-9+", FormatConformance: 0.9, Sample: []string{"AB-12", "AB12", "CD-34", "X 99", "AB12", "Q-1-2", "ZZ"},
-		}}}, "", []want{{KindInvalidFormat, "code", SeverityWarning, 10, []string{"A**2", "X**9", "Q***2"}}}},
+		}}}, "", []want{{KindInvalidFormat, "code", SeverityWarning, 10, []string{"AB12", "X 99", "Q-1-2"}}}},
 		{"invalid date format, personal", profile.Profile{RowCount: 100, Columns: []profile.Column{{
 			Name: "birth", Count: 100, Distinct: 90, InferredType: profile.TypeDate, TypeConformance: 1,
 			Format: "9+-9+-9+", FormatConformance: 0.4, Sample: []string{"1990-01-02", "02/01/1990", "1990/01/03"},
@@ -145,21 +145,21 @@ func TestIssues(t *testing.T) {
 		{"type mismatch", profile.Profile{RowCount: 200, Columns: []profile.Column{{
 			Name: "age", Count: 200, Nulls: 0, Distinct: 60, InferredType: profile.TypeInteger, TypeConformance: 0.98,
 			Format: "9+", FormatConformance: 0.98, Sample: []string{"12", "n/a", "40", "unknown", "n/a"},
-		}}}, "", []want{{KindTypeMismatch, "age", SeverityWarning, 4, []string{"n*a", "u*****n"}}}},
+		}}}, "", []want{{KindTypeMismatch, "age", SeverityWarning, 4, []string{"n/a", "unknown"}}}},
 		{"constant", profile.Profile{RowCount: 10, Columns: []profile.Column{{
 			Name: "k", Count: 10, Nulls: 2, Distinct: 1, InferredType: profile.TypeString, TypeConformance: 1, Format: "A+", FormatConformance: 1,
 			TopValues: []profile.ValueCount{{Value: "yes-sir", Count: 8}},
-		}}}, "", []want{{KindMissingValues, "k", SeverityWarning, 2, nil}, {KindConstantColumn, "k", SeverityInfo, 8, []string{"y*****r"}}}},
+		}}}, "", []want{{KindMissingValues, "k", SeverityWarning, 2, nil}, {KindConstantColumn, "k", SeverityInfo, 8, []string{"yes-sir"}}}},
 		{"single row is not constant", profile.Profile{RowCount: 1, Columns: []profile.Column{col("a", 1)}}, "", nil},
 		{"outliers", profile.Profile{RowCount: 1000, Columns: []profile.Column{{
 			Name: "amount", Count: 1000, Distinct: 900, InferredType: profile.TypeFloat, TypeConformance: 1, Format: "9+.9+", FormatConformance: 1,
 			Quantiles: map[string]float64{"p01": 1, "p05": 5, "p25": 20, "p50": 50, "p75": 80, "p95": 95, "p99": 99},
 			Sample:    []string{"10", "50.5", "1000", "-200", "379", "-180", "inf", "abc"},
-		}}}, "", []want{{KindOutliers, "amount", SeverityInfo, 500, []string{"1**0", "-**0", "3*9"}}}}, // 4 of 8 sampled
+		}}}, "", []want{{KindOutliers, "amount", SeverityInfo, 500, []string{"1000", "-200", "379"}}}}, // 4 of 8 sampled
 		{"inconsistent case", profile.Profile{RowCount: 100, Columns: []profile.Column{{
 			Name: "city", Count: 100, Distinct: 5, InferredType: profile.TypeString, TypeConformance: 1, Format: "A+", FormatConformance: 1,
 			Sample: []string{"Paris", "PARIS", "Lyon", "Paris", "paris", "Lyon", "Nice", "Paris", "Rome", "ROME"},
-		}}}, "", []want{{KindInconsistentCase, "city", SeverityInfo, 30, []string{"P***S", "p***s", "R**e"}}}},
+		}}}, "", []want{{KindInconsistentCase, "city", SeverityInfo, 30, []string{"PARIS", "paris", "Rome"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Assess(&tc.p, func(c string) bool { return c == tc.personal })
@@ -192,16 +192,11 @@ func TestIssueOrder(t *testing.T) {
 }
 
 func TestMask(t *testing.T) {
-	for _, tc := range []struct {
-		in       string
-		personal bool
-		want     string
-	}{
-		{"Paris", false, "P***s"}, {"ab", false, "ab"}, {"a", false, "a"}, {"", false, ""}, {"Zoë", false, "Z*ë"},
-		{"0612345678", true, "********78"}, {"abc", true, "*bc"}, {"ab", true, "**"}, {"é", true, "*"},
+	for in, want := range map[string]string{
+		"0612345678": "********78", "abc": "*bc", "ab": "**", "é": "*", "": "", "Zoë": "*oë",
 	} {
-		if got := Mask(tc.in, tc.personal); got != tc.want {
-			t.Errorf("Mask(%q, %v) = %q; want %q", tc.in, tc.personal, got, tc.want)
+		if got := Mask(in); got != want {
+			t.Errorf("Mask(%q) = %q; want %q", in, got, want)
 		}
 	}
 }
@@ -324,7 +319,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("missing %s on %q: %+v", k.kind, k.col, r.Issues)
 		}
 	}
-	if is := find(r.Issues, KindTypeMismatch, "age"); is != nil && (is.Count != 10 || !reflect.DeepEqual(is.Examples, []string{"u*****n"})) {
+	if is := find(r.Issues, KindTypeMismatch, "age"); is != nil && (is.Count != 10 || !reflect.DeepEqual(is.Examples, []string{"unknown"})) {
 		t.Errorf("type mismatch %+v", is)
 	}
 	if r.Score <= 0 || r.Score >= 100 {
