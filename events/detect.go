@@ -63,6 +63,9 @@ func Detect(orgID string, cur Analysis, prev *Analysis, at time.Time) []Event {
 		lines := make([]string, len(fresh))
 		for i, is := range fresh {
 			lines[i] = fmt.Sprintf("- %s in column %s (%s, %d values)", is.Kind, is.Column, is.Severity, is.Count)
+			if is.Message != "" { // profiles stored before messages have none
+				lines[i] += ": " + is.Message
+			}
 		}
 		add(NewIssue, fmt.Sprintf("%d new quality issue(s) in %s", len(fresh), cur.FileName),
 			strings.Join(lines, "\n")+fmt.Sprintf("\nJob %s, file %d.", cur.JobID, cur.FileID))

@@ -174,8 +174,9 @@ func TestDetectNewIssues(t *testing.T) {
 	cur.Issues = []quality.Issue{
 		mkIssue("missing_values", "email", 99), // same pair, other count: not new
 		mkIssue("missing_values", "phone", 4),  // same kind, other column: new
-		mkIssue("invalid_format", "email", 5),  // other kind, same column: new
-		mkIssue("duplicates", "id", 2),         // unchanged: not new
+		{Kind: "invalid_format", Column: "email", Severity: "warning", Count: 5, // other kind, same column: new
+			Message: "5 of 50 values of \"email\" (10.0%) do not have the column's usual format."},
+		mkIssue("duplicates", "id", 2), // unchanged: not new
 	}
 	evs := Detect("org1", cur, &prev, detectAt)
 	if len(evs) != 1 {
@@ -185,7 +186,8 @@ func TestDetectNewIssues(t *testing.T) {
 	if !strings.Contains(e.Title, "2 new") || !strings.Contains(e.Title, "sales.csv") {
 		t.Errorf("title %q should count 2 new issues and name the file", e.Title)
 	}
-	for _, want := range []string{"missing_values in column phone", "invalid_format in column email"} {
+	for _, want := range []string{"missing_values in column phone (warning, 4 values)\n",
+		"invalid_format in column email (warning, 5 values): 5 of 50 values of \"email\" (10.0%) do not have the column's usual format."} {
 		if !strings.Contains(e.Text, want) {
 			t.Errorf("text %q does not list %q", e.Text, want)
 		}

@@ -101,11 +101,15 @@ const (
 
 // Issue is one finding, on a column or ("" Column) on the file.
 type Issue struct {
-	Kind     string   `json:"kind"`
-	Column   string   `json:"column"`
-	Severity string   `json:"severity"`
-	Count    int64    `json:"count"`
-	Examples []string `json:"examples,omitempty"`
+	Kind     string `json:"kind"`
+	Column   string `json:"column"`
+	Severity string `json:"severity"`
+	Count    int64  `json:"count"`
+	// Estimated is true when Count is extrapolated from a sample of the
+	// column (or of the rows) rather than counted.
+	Estimated bool     `json:"estimated,omitempty"`
+	Message   string   `json:"message"`
+	Examples  []string `json:"examples,omitempty"`
 }
 
 // Dimensions are quality measures, each in [0, 100].
@@ -169,7 +173,8 @@ func Assess(p *profile.Profile, isPersonal func(column string) bool) Report {
 		if share(dups, p.RowCount) > 0.10 {
 			sev = SeverityCritical
 		}
-		rep.Issues = append(rep.Issues, Issue{Kind: KindDuplicateRows, Severity: sev, Count: dups})
+		rep.Issues = append(rep.Issues, Issue{Kind: KindDuplicateRows, Severity: sev, Count: dups, Estimated: p.DuplicateRowsEstimated,
+			Message: duplicateRowsMessage(dups, p.RowCount, p.DuplicateRowsEstimated)})
 	}
 	for i := range p.Columns {
 		c := &p.Columns[i]
@@ -240,28 +245,30 @@ func columnDimensions(c *profile.Column) Dimensions {
 
 func columnIssues(c *profile.Column, personal bool) []Issue {
 	var out []Issue
-	add := func(kind, sev string, n int64, examples []string) {
+	add := func(is Issue) {
 		if personal {
-			for i, e := range examples {
-				examples[i] = Mask(e)
+			for i, e := range is.Examples {
+				is.Examples[i] = Mask(e)
 			}
 		}
-		out = append(out, Issue{Kind: kind, Column: c.Name, Severity: sev, Count: n, Examples: examples})
+		is.Column = c.Name
+		out = append(out, is)
 	}
 	ne := nonEmpty(c)
 
 	if c.Count > 0 {
 		m := missing(c)
+		msg := missingValuesMessage(c.Name, m, c.Count)
 		switch f := share(m, c.Count); {
 		case f > 0.30:
-			add(KindMissingValues, SeverityCritical, m, nil)
+			add(Issue{Kind: KindMissingValues, Severity: SeverityCritical, Count: m, Message: msg})
 		case f > 0.05:
-			add(KindMissingValues, SeverityWarning, m, nil)
+			add(Issue{Kind: KindMissingValues, Severity: SeverityWarning, Count: m, Message: msg})
 		}
 	}
 	if ne == 0 {
 		if c.Distinct == 1 && c.Count > 1 { // e.g. only blanks: still constant
-			add(KindConstantColumn, SeverityInfo, nonNull(c), topExample(c))
+			add(constantColumn(c))
 		}
 		return out
 	}
@@ -271,58 +278,66 @@ func columnIssues(c *profile.Column, personal bool) []Issue {
 		(isTyped(c.InferredType) || (c.InferredType == profile.TypeString && fc >= 0.5))
 	if formatApplies {
 		ex := pick(c.Sample, func(v string) bool { return !profile.MatchesFormat(c.Format, v) })
-		add(KindInvalidFormat, SeverityWarning, atLeast1(math.Round((1-fc)*float64(ne))), ex)
+		n := atLeast1(math.Round((1 - fc) * float64(ne)))
+		add(Issue{Kind: KindInvalidFormat, Severity: SeverityWarning, Count: n, Examples: ex,
+			Message: invalidFormatMessage(c.Name, c.Format, n, ne)})
 	}
 
 	if isTyped(c.InferredType) {
 		if m := 1 - unit(c.TypeConformance); m > 0 && m < 0.05 {
 			ex := pick(c.Sample, func(v string) bool { return !profile.ParsesAs(c.InferredType, v) })
-			add(KindTypeMismatch, SeverityWarning, atLeast1(math.Round(m*float64(ne))), ex)
+			n := atLeast1(math.Round(m * float64(ne)))
+			add(Issue{Kind: KindTypeMismatch, Severity: SeverityWarning, Count: n, Examples: ex,
+				Message: typeMismatchMessage(c.Name, c.InferredType, n, ne)})
 		}
 	}
 
 	if c.Distinct == 1 && c.Count > 1 {
-		add(KindConstantColumn, SeverityInfo, nonNull(c), topExample(c))
+		add(constantColumn(c))
 	}
 
 	if isNumeric(c.InferredType) {
-		if n, ex := outliers(c); n > 0 {
-			add(KindOutliers, SeverityInfo, scaled(n, len(c.Sample), ne), ex)
+		if n, ex, lo, hi := outliers(c); n > 0 {
+			count, est := scaled(n, len(c.Sample), ne)
+			add(Issue{Kind: KindOutliers, Severity: SeverityInfo, Count: count, Estimated: est, Examples: ex,
+				Message: outliersMessage(c.Name, count, ne, est, lo, hi, personal)})
 		}
 	}
 
 	if c.InferredType == profile.TypeString || c.InferredType == profile.TypeBoolean {
 		if n, ex := caseVariants(c.Sample); n > 0 {
-			add(KindInconsistentCase, SeverityInfo, scaled(n, len(c.Sample), ne), ex)
+			count, est := scaled(n, len(c.Sample), ne)
+			add(Issue{Kind: KindInconsistentCase, Severity: SeverityInfo, Count: count, Estimated: est, Examples: ex,
+				Message: inconsistentCaseMessage(c.Name, count, ne, est)})
 		}
 	}
 	return out
 }
 
-func topExample(c *profile.Column) []string {
-	if len(c.TopValues) == 0 {
-		return nil
+func constantColumn(c *profile.Column) Issue {
+	var ex []string
+	if len(c.TopValues) > 0 {
+		ex = []string{c.TopValues[0].Value}
 	}
-	return []string{c.TopValues[0].Value}
+	n := nonNull(c)
+	return Issue{Kind: KindConstantColumn, Severity: SeverityInfo, Count: n, Examples: ex, Message: constantColumnMessage(c.Name, n)}
 }
 
-// outliers counts sampled values beyond p01 − 3×IQR or p99 + 3×IQR.
-func outliers(c *profile.Column) (int, []string) {
+// outliers counts sampled values beyond lo = p01 − 3×IQR or hi = p99 + 3×IQR.
+func outliers(c *profile.Column) (n int, ex []string, lo, hi float64) {
 	q := c.Quantiles
 	p01, ok1 := q["p01"]
 	p25, ok2 := q["p25"]
 	p75, ok3 := q["p75"]
 	p99, ok4 := q["p99"]
 	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return 0, nil
+		return 0, nil, 0, 0
 	}
 	iqr := p75 - p25
-	lo, hi := p01-3*iqr, p99+3*iqr
+	lo, hi = p01-3*iqr, p99+3*iqr
 	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return 0, nil
+		return 0, nil, 0, 0
 	}
-	n := 0
-	var ex []string
 	for _, v := range c.Sample {
 		if !profile.ParsesAs(profile.TypeFloat, v) { // no inf, nan, hex
 			continue
@@ -336,7 +351,7 @@ func outliers(c *profile.Column) (int, []string) {
 			ex = addExample(ex, v)
 		}
 	}
-	return n, ex
+	return n, ex, lo, hi
 }
 
 // caseVariants groups sampled values by their lower-case form and counts
@@ -400,12 +415,13 @@ func addExample(ex []string, v string) []string {
 }
 
 // scaled estimates how many of the column's total values are like the n
-// sampled ones out of sampleLen.
-func scaled(n, sampleLen int, total int64) int64 {
+// sampled ones out of sampleLen; estimated is false when the sample holds
+// every value.
+func scaled(n, sampleLen int, total int64) (count int64, estimated bool) {
 	if sampleLen == 0 || int64(sampleLen) >= total {
-		return int64(n)
+		return int64(n), false
 	}
-	return atLeast1(math.Round(float64(n) / float64(sampleLen) * float64(total)))
+	return atLeast1(math.Round(float64(n) / float64(sampleLen) * float64(total))), true
 }
 
 func atLeast1(f float64) int64 { return max(1, int64(f)) }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/dqs/dqs/analysis"
@@ -131,11 +133,18 @@ func printProfile(w io.Writer, path string, r *analysis.Result) {
 	}
 	tw.Flush()
 	for _, is := range r.Quality.Issues {
-		col := is.Column
-		if col == "" {
-			col = "(file)"
+		fmt.Fprintf(w, "  %s %s: %s\n", is.Severity, is.Kind, is.Message)
+		if len(is.Examples) > 0 {
+			fmt.Fprintf(w, "    examples: %s\n", strings.Join(quoteAll(is.Examples), ", "))
 		}
-		fmt.Fprintf(w, "  issue: %s %s on %s (%d)\n", is.Severity, is.Kind, col, is.Count)
 	}
 	fmt.Fprintln(w)
+}
+
+func quoteAll(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }
