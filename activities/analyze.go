@@ -88,7 +88,7 @@ func (a *Activities) AnalyzeFile(ctx context.Context, in FileRef) error {
 	defer tmp.Close()
 
 	report := a.progressReporter(ctx, in)
-	res, err := analysis.Run(ctx, tmp, f.FileName, f.SizeBytes, a.Memory, report)
+	res, err := analysis.Run(ctx, tmp, f.FileName, f.SizeBytes, analysis.Dialect{}, a.Memory, report)
 	if errors.Is(err, analysis.ErrBadInput) {
 		return a.MarkFileFailed(ctx, in, err.Error())
 	}

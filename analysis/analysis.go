@@ -50,13 +50,13 @@ type Result struct {
 var ErrBadInput = errors.New("file cannot be analysed")
 
 // Run analyses f (name gives the format by its extension, size the
-// progress denominator) within lim.
-func Run(ctx context.Context, f readers.File, name string, size int64, lim Limits, progress Progress) (*Result, error) {
+// progress denominator), written in dialect d, within lim.
+func Run(ctx context.Context, f readers.File, name string, size int64, d Dialect, lim Limits, progress Progress) (*Result, error) {
 	// One pass: a JSON file is not read twice to find its columns first.
-	return run(ctx, f, name, size, lim, progress, readers.Options{OnePass: true})
+	return run(ctx, f, name, size, d, lim, progress, readers.Options{OnePass: true})
 }
 
-func run(ctx context.Context, f readers.File, name string, size int64, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
+func run(ctx context.Context, f readers.File, name string, size int64, d Dialect, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
 	if progress == nil {
 		progress = func(string, float64) {}
 	}
@@ -67,14 +67,14 @@ func run(ctx context.Context, f readers.File, name string, size int64, lim Limit
 	}
 	defer release()
 	opt.MemoryBudget = lim.readerBudget()
-	res, err := analyse(ctx, f, name, size, lim, progress, opt)
+	res, err := analyse(ctx, f, name, size, d, lim, progress, opt)
 	if errors.Is(err, readers.ErrTooWideToGrow) && opt.OnePass {
 		// Rare: a row brought too many new columns at once to one pass.
 		opt.OnePass = false
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
-		return analyse(ctx, f, name, size, lim, progress, opt)
+		return analyse(ctx, f, name, size, d, lim, progress, opt)
 	}
 	return res, err
 }
@@ -89,7 +89,7 @@ func monotonic(progress Progress) Progress {
 	}
 }
 
-func analyse(ctx context.Context, f readers.File, name string, size int64, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
+func analyse(ctx context.Context, f readers.File, name string, size int64, d Dialect, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
 	progress(StageParsing, 0)
 	counter := &countingFile{File: f}
 	r, err := readers.Open(counter, name, opt)
@@ -97,7 +97,7 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, lim L
 		return nil, badInput(err)
 	}
 	defer r.Close()
-	popt := profile.Options{Rows: size / bytesPerRowGuess, MemoryBudget: lim.profileBudget()}
+	popt := profile.Options{Rows: size / bytesPerRowGuess, MemoryBudget: lim.profileBudget(), NullTokens: d.NullTokens}
 	prof, err := profileParallel(ctx, r, popt, defaultWorkers(), counter.bytesRead, func(read int64) error {
 		progress(StageProfiling, fraction(read, size))
 		return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/quality"
 )
 
@@ -30,7 +31,7 @@ func csvFile(rows int) *bytes.Reader {
 func TestRunClassifiesScoresAndMasks(t *testing.T) {
 	f := csvFile(1000)
 	var stages []string
-	res, err := Run(context.Background(), f, "customers.csv", f.Size(), Limits{}, func(stage string, frac float64) {
+	res, err := Run(context.Background(), f, "customers.csv", f.Size(), Dialect{}, Limits{}, func(stage string, frac float64) {
 		if frac < 0 || frac > 1 {
 			t.Errorf("progress fraction %v out of range", frac)
 		}
@@ -72,7 +73,7 @@ func TestRunRejectsBadInputAsBadInput(t *testing.T) {
 		"bad.parquet":   "PAR1 this is not parquet PAR1",
 	} {
 		f := bytes.NewReader([]byte(body))
-		_, err := Run(context.Background(), f, name, f.Size(), Limits{}, nil)
+		_, err := Run(context.Background(), f, name, f.Size(), Dialect{}, Limits{}, nil)
 		if !errors.Is(err, ErrBadInput) {
 			t.Errorf("%s: err = %v, want ErrBadInput", name, err)
 		}
@@ -83,7 +84,7 @@ func TestRunHonoursCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	f := csvFile(200_000)
-	if _, err := Run(ctx, f, "big.csv", f.Size(), Limits{}, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, f, "big.csv", f.Size(), Dialect{}, Limits{}, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
@@ -95,7 +96,7 @@ func TestPrescanFindsPasswordsAndEstimatesRows(t *testing.T) {
 		fmt.Fprintf(&b, "user%d,Winter%d!secret,u%d@example.com\n", i, i, i)
 	}
 	f := bytes.NewReader([]byte(b.String()))
-	res, err := Prescan(context.Background(), f, "users.csv", f.Size(), Limits{})
+	res, err := Prescan(context.Background(), f, "users.csv", f.Size(), Dialect{}, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestPrescanFindsPasswordsAndEstimatesRows(t *testing.T) {
 		t.Fatalf("rows scanned %d, estimate %d, want about 5000", res.RowsScanned, res.RowEstimate)
 	}
 	clean := csvFile(100)
-	res, err = Prescan(context.Background(), clean, "c.csv", clean.Size(), Limits{})
+	res, err = Prescan(context.Background(), clean, "c.csv", clean.Size(), Dialect{}, Limits{})
 	if err != nil || len(res.PasswordColumns) != 0 || res.RowEstimate != 100 {
 		t.Fatalf("clean prescan = %+v, %v", res, err)
 	}
@@ -125,7 +126,7 @@ func TestEmptyFilesFail(t *testing.T) {
 		"blank.jsonl":  {"\n\n", "the file is empty"},
 		"nothing.json": {"[{}, {}]", "the file holds no columns"},
 	} {
-		_, err := Run(context.Background(), strings.NewReader(c.data), name, int64(len(c.data)), Limits{}, nil)
+		_, err := Run(context.Background(), strings.NewReader(c.data), name, int64(len(c.data)), Dialect{}, Limits{}, nil)
 		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want bad input containing %q", name, err, c.want)
 		}
@@ -145,7 +146,7 @@ func TestIssueExamplesAreMaskedOnlyInPersonalColumns(t *testing.T) {
 		fmt.Fprintf(&b, "%s,%s\n", email, status)
 	}
 	f := bytes.NewReader([]byte(b.String()))
-	res, err := Run(context.Background(), f, "people.csv", f.Size(), Limits{}, nil)
+	res, err := Run(context.Background(), f, "people.csv", f.Size(), Dialect{}, Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,5 +167,59 @@ func TestIssueExamplesAreMaskedOnlyInPersonalColumns(t *testing.T) {
 		if strings.Trim(e[:len(e)-2], "*") != "" || strings.Contains(strings.ToLower(e), "example") {
 			t.Errorf("email example %q is not masked", e)
 		}
+	}
+}
+
+// Null tokens count as nulls in every figure, by default and as a dialect
+// says.
+func TestNullTokensAreNulls(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("email,amount\n")
+	for i := range 200 {
+		email, amount := fmt.Sprintf("user%d@example.org", i), fmt.Sprintf("%d.50", i)
+		switch i % 10 {
+		case 0:
+			email, amount = "NULL", " n/a "
+		case 1:
+			email, amount = "missing", "-"
+		}
+		fmt.Fprintf(&b, "%s,%s\n", email, amount)
+	}
+	data := []byte(b.String())
+	for _, tc := range []struct {
+		name                   string
+		tokens                 *profile.NullTokens
+		emailNulls, amountNull int64
+		amountType             string
+	}{
+		{"defaults", nil, 20, 40, profile.TypeFloat},
+		{"none", profile.MustNullTokens([]string{}), 0, 0, profile.TypeString},
+		{"the user's", profile.MustNullTokens([]string{"MISSING", "n/a"}), 20, 20, profile.TypeString},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Run(context.Background(), bytes.NewReader(data), "t.csv", int64(len(data)), Dialect{NullTokens: tc.tokens}, Limits{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			email, amount := res.Columns[0], res.Columns[1]
+			if email.Nulls != tc.emailNulls || amount.Nulls != tc.amountNull {
+				t.Errorf("nulls: email %d, amount %d; want %d, %d", email.Nulls, amount.Nulls, tc.emailNulls, tc.amountNull)
+			}
+			if amount.InferredType != tc.amountType {
+				t.Errorf("amount is %s, want %s", amount.InferredType, tc.amountType)
+			}
+			if email.Classification.Label != "email" {
+				t.Errorf("email classified %+v", email.Classification)
+			}
+			for _, tv := range email.TopValues {
+				if tv.Value == "NULL" && tc.emailNulls == 20 {
+					t.Errorf("a null token among the top values: %+v", email.TopValues)
+				}
+			}
+			wantCompleteness := 100 * (1 - float64(tc.emailNulls)/200)
+			if got := res.Quality.Columns[0].Dimensions.Completeness; got != wantCompleteness {
+				t.Errorf("email completeness %v, want %v", got, wantCompleteness)
+			}
+		})
 	}
 }

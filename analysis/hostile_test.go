@@ -59,7 +59,7 @@ var attacks = []attack{
 
 // attackOutcome analyses data as a worker does, within attackBudget.
 func attackOutcome(data []byte, name string) string {
-	res, err := Run(context.Background(), bytes.NewReader(data), name, int64(len(data)), Limits{FileMemory: attackBudget}, nil)
+	res, err := Run(context.Background(), bytes.NewReader(data), name, int64(len(data)), Dialect{}, Limits{FileMemory: attackBudget}, nil)
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) {
 			return "not bad input: " + err.Error()
@@ -82,7 +82,7 @@ func TestMain(m *testing.M) {
 		defer f.Close()
 		st, _ := f.Stat()
 		start := time.Now()
-		res, err := Prescan(context.Background(), f, "wide.csv", st.Size(), Limits{FileMemory: attackBudget})
+		res, err := Prescan(context.Background(), f, "wide.csv", st.Size(), Dialect{}, Limits{FileMemory: attackBudget})
 		if err != nil {
 			return err.Error()
 		}
@@ -144,7 +144,7 @@ func TestAnalysesWaitForThePool(t *testing.T) {
 	var seen []float64
 	done := make(chan error, 1)
 	go func() {
-		_, err := Run(context.Background(), bytes.NewReader(data), "t.csv", int64(len(data)), lim, func(stage string, f float64) {
+		_, err := Run(context.Background(), bytes.NewReader(data), "t.csv", int64(len(data)), Dialect{}, lim, func(stage string, f float64) {
 			mu.Lock()
 			seen = append(seen, f)
 			mu.Unlock()
@@ -192,7 +192,7 @@ func TestPrescanReadsTheHeadOfJSON(t *testing.T) {
 		b.WriteString("}\n")
 	}
 	data := []byte(b.String())
-	sc, err := scanHead(bytes.NewReader(data), "users.jsonl", PrescanRows, Limits{}.PrescanMemory())
+	sc, err := scanHead(bytes.NewReader(data), "users.jsonl", Dialect{}, PrescanRows, Limits{}.PrescanMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

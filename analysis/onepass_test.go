@@ -44,7 +44,7 @@ func growingJSONL(rows int) []byte {
 // analyseJSONL analyses data, a JSON Lines file, read as opt says.
 func analyseJSONL(t *testing.T, data []byte, opt readers.Options) *Result {
 	t.Helper()
-	res, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), Limits{}, nil, opt)
+	res, err := run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), Dialect{}, Limits{}, nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestOnePassTooWideStartsOver(t *testing.T) {
 
 	want := analyseJSONL(t, data, readers.Options{})
 	var seen []float64
-	got, err := Run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), Limits{}, func(_ string, f float64) { seen = append(seen, f) })
+	got, err := Run(context.Background(), bytes.NewReader(data), "t.jsonl", int64(len(data)), Dialect{}, Limits{}, func(_ string, f float64) { seen = append(seen, f) })
 	if err != nil {
 		t.Fatal(err)
 	}

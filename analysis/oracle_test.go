@@ -27,6 +27,25 @@ type oracleCell struct {
 	null  bool
 }
 
+// oracleNullTokens are the default null tokens as the README lists them.
+var oracleNullTokens = []string{"null", "nil", "na", "n/a", "#n/a", "nan", "<na>", "undefined",
+	"(null)", "<null>", "[null]", "-", "--", "\u2014", "\u2013", "?"}
+
+// isNull: the reader's null, or a value that is a null token once trimmed
+// of ASCII whitespace with its ASCII letters in lower case.
+func (c oracleCell) isNull() bool {
+	if c.null {
+		return true
+	}
+	v := []byte(strings.Trim(c.value, " \t\n\r\v\f"))
+	for i, b := range v {
+		if b >= 'A' && b <= 'Z' {
+			v[i] = b - 'A' + 'a'
+		}
+	}
+	return slices.Contains(oracleNullTokens, string(v))
+}
+
 var (
 	reInt   = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)$`)
 	reFloat = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)?(\.[0-9]*)?([eE][+-]?[0-9]+)?$`)
@@ -151,7 +170,7 @@ func oracleProfile(name string, cells []oracleCell, topK, exactDistinct int) ora
 	var nonEmpty []string
 	lenSum, lenN := 0, 0
 	for _, c := range cells {
-		if c.null {
+		if c.isNull() {
 			col.Nulls++
 			continue
 		}
@@ -419,7 +438,7 @@ func oracleDuplicateRows(rows [][]oracleCell) int64 {
 	for _, row := range rows {
 		b.Reset()
 		for _, c := range row {
-			if c.null {
+			if c.isNull() {
 				b.WriteString("N")
 			} else {
 				fmt.Fprintf(&b, "V%d:%s", len(c.value), c.value)

@@ -42,13 +42,13 @@ type PrescanResult struct {
 // Prescan reads the head of f (see PrescanRows) within lim and classifies
 // its columns. The row estimate scales the rows read by the share of the
 // file they used.
-func Prescan(ctx context.Context, f readers.File, name string, size int64, lim Limits) (*PrescanResult, error) {
+func Prescan(ctx context.Context, f readers.File, name string, size int64, d Dialect, lim Limits) (*PrescanResult, error) {
 	release, err := lim.reserve(ctx, lim.PrescanMemory(), func() {})
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	sc, err := scanHead(f, name, PrescanRows, lim.PrescanMemory())
+	sc, err := scanHead(f, name, d, PrescanRows, lim.PrescanMemory())
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ type headScan struct {
 // JSON file is read in one pass (its columns are the keys of the rows read,
 // not of the whole file, which a first pass would read). The reader is
 // closed when scanHead returns.
-func scanHead(f readers.File, name string, limit, budget int64) (*headScan, error) {
+func scanHead(f readers.File, name string, d Dialect, limit, budget int64) (*headScan, error) {
 	s := &headScan{counter: &countingFile{File: f}}
 	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4 * 3, OnePass: true})
 	if err != nil {
@@ -108,7 +108,7 @@ func scanHead(f readers.File, name string, limit, budget int64) (*headScan, erro
 	// The profiler's state grows with what it is given (a few KiB a column
 	// to start with, then with the values read), which the bounds below
 	// keep small: it needs no sizes of its own.
-	s.profiler = profile.New(r.Columns(), profile.Options{})
+	s.profiler = profile.New(r.Columns(), profile.Options{NullTokens: d.NullTokens})
 	cells := int64(0)
 	for s.rows < limit && cells+int64(len(r.Columns())) <= prescanCells && s.rowBytes < budget/32 {
 		rec, err := r.Next()

@@ -159,7 +159,7 @@ func (s *Server) checkNoPasswords(c *gin.Context, p *principal, sp *spooledPart)
 	if _, err := sp.file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, s.Memory)
+	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, analysis.Dialect{}, s.Memory)
 	if errors.Is(err, readers.ErrCompressed) {
 		// Refused now rather than stored and failed in the analysis.
 		return errs.BadRequest("%s", strings.TrimPrefix(err.Error(), analysis.ErrBadInput.Error()+": "))
@@ -333,7 +333,7 @@ func (s *Server) prescan(c *gin.Context) error {
 		return err
 	}
 	defer sp.close()
-	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, s.Memory)
+	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, analysis.Dialect{}, s.Memory)
 	if err != nil {
 		if errors.Is(err, analysis.ErrBadInput) {
 			return errs.BadRequest("%s", err.Error())

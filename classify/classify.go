@@ -40,8 +40,9 @@
 //
 // # Confidence
 //
-// For the winning label, with n the number of non-null, non-placeholder
-// sample values and m the (count-weighted) number that pass the label's
+// For the winning label, with n the number of non-blank sample values (the
+// sample holds no nulls, and so no null tokens: the profile counts them as
+// nulls) and m the (count-weighted) number that pass the label's
 // validator or pattern:
 //
 //	p          = m / n                                  match share
@@ -235,11 +236,10 @@ type parsedTime struct {
 
 // column is the analysed input shared by all detectors.
 type column struct {
-	name         nameInfo
-	items        []item
-	n            int
-	placeholders int
-	now          time.Time
+	name  nameInfo
+	items []item
+	n     int
+	now   time.Time
 
 	times     []parsedTime // lazily parsed, per item
 	timesDone bool
@@ -258,13 +258,8 @@ func newColumn(name string, sample []string, now time.Time) *column {
 			c.n++
 			continue
 		}
-		lower := strings.ToLower(v)
-		if placeholders[lower] {
-			c.placeholders++
-			continue
-		}
 		idx[v] = len(c.items)
-		c.items = append(c.items, item{v: v, lower: lower, c: 1})
+		c.items = append(c.items, item{v: v, lower: strings.ToLower(v), c: 1})
 		c.n++
 	}
 	return c
@@ -342,9 +337,6 @@ func classifyAt(name string, sample []string, now time.Time) Result {
 	c := newColumn(name, sample, now)
 	if c.n == 0 {
 		ev := []string{"no non-null values in the sample"}
-		if c.placeholders > 0 {
-			ev = []string{fmt.Sprintf("all %d values are null placeholders", c.placeholders)}
-		}
 		if h := c.name.sensitiveHint(); h != "" {
 			ev = append(ev, fmt.Sprintf("column name suggests %s, but there are no values to confirm it", labelPhrase[h]))
 		}
@@ -464,9 +456,6 @@ func (c *column) result(k *cand, byLabel map[string]*cand) Result {
 	}
 	if c.n < 30 {
 		r.Evidence = append(r.Evidence, fmt.Sprintf("only %d values sampled; confidence reduced", c.n))
-	}
-	if c.placeholders > 0 {
-		r.Evidence = append(r.Evidence, fmt.Sprintf("%d null placeholder values ignored", c.placeholders))
 	}
 	return r
 }

@@ -233,6 +233,3 @@ var currencyTokens = []string{"US$", "A$", "C$", "NZ$", "HK$", "$", "€", "£",
 	"฿", "₫", "zł", "kr.", "kr", ":-", "Fr.", "CHF", "SEK", "NOK", "DKK", "EUR", "USD", "GBP", "JPY", "CNY",
 	"AUD", "CAD", "NZD", "ISK", "PLN", "CZK", "HUF", "INR", "BRL", "MXN", "ZAR", "RUB", "TRY", "KRW", "SGD",
 	"HKD"}
-
-// placeholders are textual nulls; they are dropped from the sample like real nulls.
-var placeholders = setOf(`null nil n/a #n/a undefined - -- — none_given (null) <null> [null]`)

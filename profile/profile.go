@@ -3,6 +3,7 @@ package profile
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/zeebo/xxh3"
 
@@ -27,6 +28,9 @@ type Options struct {
 	// (AppendColumns) sizes the new ones for the new width: it stays
 	// within twice the budget.
 	MemoryBudget int64
+	// NullTokens are the values that count as nulls (see nulls.go); nil
+	// means DefaultNulls, and an empty set none.
+	NullTokens *NullTokens
 }
 
 // Profile is the result of profiling one table.
@@ -147,6 +151,7 @@ type Profiler struct {
 	rowHashes []uint64 // AddRows' scratch
 	cols      []column
 	colKeys   []uint64 // per column, the hash of its name (see AddRows)
+	nanIsNull bool     // a double's NaN, whose text is "NaN", is a null token
 }
 
 // New returns a Profiler for the given column names.
@@ -157,10 +162,14 @@ func New(columns []string, opt Options) *Profiler {
 	if opt.SampleSize <= 0 {
 		opt.SampleSize = 1000
 	}
+	if opt.NullTokens == nil {
+		opt.NullTokens = DefaultNulls
+	}
 	p := &Profiler{
-		opt:  opt,
-		dups: newDupRows(maxExactRows, opt.Rows),
-		cols: make([]column, 0, len(columns)), // not grown by doubling: a column's state is large
+		opt:       opt,
+		nanIsNull: opt.NullTokens.Match(string(columnar.Float64.Append(nil, nanBits))),
+		dups:      newDupRows(maxExactRows, opt.Rows),
+		cols:      make([]column, 0, len(columns)), // not grown by doubling: a column's state is large
 	}
 	p.AppendColumns(columns)
 	return p
@@ -201,13 +210,14 @@ func mix(h uint64) uint64 {
 }
 
 // Add profiles one row. values[i] and null[i] describe column i; missing
-// trailing cells count as nulls and extra cells are ignored. Add keeps no
-// reference to either slice nor to the strings in values.
+// trailing cells count as nulls, and so do null tokens; extra cells are
+// ignored. Add keeps no reference to either slice nor to the strings in
+// values.
 func (p *Profiler) Add(values []string, null []bool) {
 	p.rows++
 	rh := uint64(hashSeed)
 	for i := range p.cols {
-		isNull := i >= len(values) || (i < len(null) && null[i])
+		isNull := i >= len(values) || (i < len(null) && null[i]) || p.opt.NullTokens.Match(values[i])
 		v := ""
 		if !isNull {
 			v = values[i]
@@ -216,6 +226,26 @@ func (p *Profiler) Add(values []string, null []bool) {
 		rh = p.chainCell(rh, i, p.cols[i].addCell(v, isNull))
 	}
 	p.addRow(rh)
+}
+
+// nanBits is a NaN as a Float64 column holds it.
+var nanBits = columnar.CanonicalFloat(int64(math.Float64bits(math.NaN())))
+
+// markNulls marks the cells of cells that are null tokens null: text that
+// is one, or a double's NaN when "NaN" is one (its text in every lane).
+func (p *Profiler) markNulls(cells *columnar.Column) {
+	switch cells.Kind {
+	case columnar.Text:
+		p.opt.NullTokens.markNulls(cells)
+	case columnar.Float64:
+		if p.nanIsNull {
+			for r, v := range cells.Nums {
+				if v == nanBits {
+					cells.Nulls[r] = true
+				}
+			}
+		}
+	}
 }
 
 // chainCell chains the hash h of column i's cell into the row hash rh. A
@@ -237,9 +267,11 @@ func (p *Profiler) Columns() int { return len(p.cols) }
 // columns may run concurrently (each column's state is its own); for any one
 // column, calls must come in row order. Adding every column of a batch this
 // way and then calling AddRows gives exactly what Add, row by row, would.
+// Cells that are null tokens are marked null in cells.Nulls.
 func (p *Profiler) AddColumn(i int, cells *columnar.Column, hashes []uint64) {
 	c := &p.cols[i]
 	hashes = hashes[:cells.Len()]
+	p.markNulls(cells)
 	if cells.Kind != columnar.Text {
 		if c.takesKind(cells.Kind) {
 			c.addNums(cells, hashes)

@@ -114,7 +114,7 @@ func profileFile(ctx context.Context, path string) (*analysis.Result, error) {
 	if st.IsDir() {
 		return nil, errors.New("is a directory")
 	}
-	return analysis.Run(ctx, f, filepath.Base(path), st.Size(), analysis.Limits{}, nil)
+	return analysis.Run(ctx, f, filepath.Base(path), st.Size(), analysis.Dialect{}, analysis.Limits{}, nil)
 }
 
 func printProfile(w io.Writer, path string, r *analysis.Result) {

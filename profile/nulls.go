@@ -1,0 +1,154 @@
+package profile
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dqs/dqs/columnar"
+)
+
+// Null tokens are text values that mean "no value": the NULL a database
+// export writes, R's NA, a spreadsheet's #N/A. A cell that is one counts as
+// a null everywhere (Nulls, completeness, types, formats, distinct and top
+// values, duplicate rows, and the sample the classifier reads), exactly as
+// a null of the format does.
+//
+// A cell matches a token when, with leading and trailing ASCII whitespace
+// removed and ASCII letters folded to lower case, it equals the token
+// (folded the same way). Non-ASCII characters must match exactly.
+
+// DefaultNullTokens are the null tokens unless a user says otherwise. They
+// are the placeholders common exports write for a missing value; "none" and
+// "0", which are just as often real answers, are not among them.
+var DefaultNullTokens = []string{
+	"null", "nil", "na", "n/a", "#n/a", "nan", "<na>", "undefined",
+	"(null)", "<null>", "[null]", "-", "--", "—", "–", "?",
+}
+
+// Limits of a list of null tokens.
+const (
+	MaxNullTokens     = 100
+	MaxNullTokenBytes = 64
+)
+
+// NullTokens is a set of null tokens. The zero value and nil hold none.
+type NullTokens struct {
+	set   map[string]struct{} // folded tokens
+	lens  uint64              // bit n-1 set when a token is n bytes long
+	first [256]bool           // first bytes of the folded tokens
+}
+
+// DefaultNulls is the set of DefaultNullTokens.
+var DefaultNulls = MustNullTokens(DefaultNullTokens)
+
+// NewNullTokens returns the set of tokens, or an error saying which token
+// is unusable: blank, longer than MaxNullTokenBytes, not UTF-8, or more
+// than MaxNullTokens of them. An empty list is a set without tokens.
+func NewNullTokens(tokens []string) (*NullTokens, error) {
+	if len(tokens) > MaxNullTokens {
+		return nil, fmt.Errorf("at most %d null tokens, not %d", MaxNullTokens, len(tokens))
+	}
+	t := &NullTokens{set: make(map[string]struct{}, len(tokens))}
+	for _, tok := range tokens {
+		folded := foldASCII(trimASCIISpace(tok))
+		switch {
+		case !utf8.ValidString(tok):
+			return nil, fmt.Errorf("null token %q is not UTF-8 text", tok)
+		case folded == "":
+			return nil, fmt.Errorf("a null token cannot be blank: blank values already count as empty")
+		case len(folded) > MaxNullTokenBytes:
+			return nil, fmt.Errorf("null token %.20q… is longer than %d bytes", tok, MaxNullTokenBytes)
+		}
+		t.set[folded] = struct{}{}
+		t.lens |= 1 << (len(folded) - 1)
+		t.first[folded[0]] = true
+	}
+	return t, nil
+}
+
+// MustNullTokens is NewNullTokens for lists known to be valid.
+func MustNullTokens(tokens []string) *NullTokens {
+	t, err := NewNullTokens(tokens)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Tokens lists the set's tokens, folded, in no particular order.
+func (t *NullTokens) Tokens() []string {
+	if t == nil {
+		return nil
+	}
+	out := make([]string, 0, len(t.set))
+	for tok := range t.set {
+		out = append(out, tok)
+	}
+	return out
+}
+
+// Match reports whether v is one of the tokens. Most values are rejected
+// by their length or first byte before anything is copied or looked up.
+func (t *NullTokens) Match(v string) bool {
+	if t == nil || len(v) == 0 || t.lens == 0 {
+		return false
+	}
+	if isSpace(v[0]) || isSpace(v[len(v)-1]) {
+		v = trimASCIISpace(v)
+		if v == "" {
+			return false
+		}
+	}
+	n := len(v)
+	if n > MaxNullTokenBytes || t.lens&(1<<(n-1)) == 0 || !t.first[lowerASCII(v[0])] {
+		return false
+	}
+	var buf [MaxNullTokenBytes]byte
+	for i := 0; i < n; i++ {
+		buf[i] = lowerASCII(v[i])
+	}
+	_, ok := t.set[string(buf[:n])] // no allocation: the conversion is for the lookup only
+	return ok
+}
+
+// markNulls marks the text cells of cells that are null tokens null.
+func (t *NullTokens) markNulls(cells *columnar.Column) {
+	if t == nil || t.lens == 0 || cells.Kind != columnar.Text {
+		return
+	}
+	for r := range cells.Nulls {
+		if !cells.Nulls[r] {
+			if v, _ := cells.TextCell(r); t.Match(v) {
+				cells.Nulls[r] = true
+			}
+		}
+	}
+}
+
+func isSpace(b byte) bool {
+	switch b {
+	case ' ', '\t', '\n', '\r', '\v', '\f':
+		return true
+	}
+	return false
+}
+
+func trimASCIISpace(v string) string {
+	return strings.Trim(v, " \t\n\r\v\f")
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+func foldASCII(v string) string {
+	b := []byte(v)
+	for i := range b {
+		b[i] = lowerASCII(b[i])
+	}
+	return string(b)
+}
