@@ -87,8 +87,16 @@ func (a *Activities) AnalyzeFile(ctx context.Context, in FileRef) error {
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 
+	j, err := a.Stores.Jobs.Get(ctx, in.OrgID, f.JobID)
+	if err != nil {
+		return err
+	}
+	d, err := analysis.WithNullTokens(j.NullTokenList())
+	if err != nil { // checked when the job was created: a list stored by hand
+		return a.MarkFileFailed(ctx, in, "the job's null_tokens cannot be used: "+err.Error())
+	}
 	report := a.progressReporter(ctx, in)
-	res, err := analysis.Run(ctx, tmp, f.FileName, f.SizeBytes, analysis.Dialect{}, a.Memory, report)
+	res, err := analysis.Run(ctx, tmp, f.FileName, f.SizeBytes, d, a.Memory, report)
 	if errors.Is(err, analysis.ErrBadInput) {
 		return a.MarkFileFailed(ctx, in, err.Error())
 	}

@@ -9,3 +9,16 @@ type Dialect struct {
 	// profile.DefaultNulls, and an empty set none.
 	NullTokens *profile.NullTokens
 }
+
+// WithNullTokens is the dialect whose null tokens are tokens: nil for the
+// defaults, empty for none. The error says which token is unusable.
+func WithNullTokens(tokens []string) (Dialect, error) {
+	if tokens == nil {
+		return Dialect{}, nil
+	}
+	set, err := profile.NewNullTokens(tokens)
+	if err != nil {
+		return Dialect{}, err
+	}
+	return Dialect{NullTokens: set}, nil
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/dqs/dqs/internal/servicetest"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/models/modelstest"
+	"github.com/dqs/dqs/profile"
 	"github.com/google/uuid"
 )
 
@@ -813,7 +814,8 @@ func TestSettingsDefaultsValidationAndGDPRAudit(t *testing.T) {
 	env := servicetest.Start(t, servicetest.Options{})
 	admin := env.Register(servicetest.Unique("set"))
 	member := env.AddUser(admin, servicetest.Unique("setm"), "member")
-	defaults := map[string]any{"retention_mode": "short_term", "retention_days": float64(30), "anomaly_sensitivity": "medium", "trust_threshold": 0.8, "gdpr_check_enabled": true}
+	defaults := map[string]any{"retention_mode": "short_term", "retention_days": float64(30), "anomaly_sensitivity": "medium", "trust_threshold": 0.8, "gdpr_check_enabled": true,
+		"null_tokens": anyList(profile.DefaultNullTokens)}
 	get := func() map[string]any {
 		t.Helper()
 		return env.Must(200, "GET", "/api/v1/org/settings", member.Access, nil).Data()
@@ -863,7 +865,8 @@ func TestSettingsDefaultsValidationAndGDPRAudit(t *testing.T) {
 		checkSuccessEnvelope(t, fmt.Sprint("PATCH ", b), r)
 	}
 	r := env.Must(200, "PATCH", "/api/v1/org/settings", admin.Access, map[string]any{"anomaly_sensitivity": "high", "retention_mode": "analysis_only"}).Data()
-	want := map[string]any{"retention_mode": "analysis_only", "retention_days": float64(365), "anomaly_sensitivity": "high", "trust_threshold": float64(1), "gdpr_check_enabled": true}
+	want := map[string]any{"retention_mode": "analysis_only", "retention_days": float64(365), "anomaly_sensitivity": "high", "trust_threshold": float64(1), "gdpr_check_enabled": true,
+		"null_tokens": anyList(profile.DefaultNullTokens)}
 	same("PATCH response", r, want)
 	same("GET after PATCH", get(), want)
 

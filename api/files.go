@@ -155,11 +155,11 @@ func uploadError(err error, limit int64) error {
 
 // checkNoPasswords prescans a spooled file and refuses one with a column
 // of plaintext passwords (audited as file_rejected_raw_password).
-func (s *Server) checkNoPasswords(c *gin.Context, p *principal, sp *spooledPart) error {
+func (s *Server) checkNoPasswords(c *gin.Context, p *principal, sp *spooledPart, d analysis.Dialect) error {
 	if _, err := sp.file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, analysis.Dialect{}, s.Memory)
+	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, d, s.Memory)
 	if errors.Is(err, readers.ErrCompressed) {
 		// Refused now rather than stored and failed in the analysis.
 		return errs.BadRequest("%s", strings.TrimPrefix(err.Error(), analysis.ErrBadInput.Error()+": "))
@@ -186,10 +186,15 @@ func (s *Server) rejectPasswords(c *gin.Context, p *principal, sp *spooledPart, 
 	return rawPasswordError(sp.name, res.PasswordColumns)
 }
 
-// checkParts prescans every part before anything is stored or created.
-func (s *Server) checkParts(c *gin.Context, p *principal, parts []*spooledPart) error {
+// checkParts prescans every part, read with null tokens nullTokens,
+// before anything is stored or created.
+func (s *Server) checkParts(c *gin.Context, p *principal, parts []*spooledPart, nullTokens []string) error {
+	d, err := dialectOf(nullTokens)
+	if err != nil {
+		return err
+	}
 	for _, sp := range parts {
-		if err := s.checkNoPasswords(c, p, sp); err != nil {
+		if err := s.checkNoPasswords(c, p, sp, d); err != nil {
 			return err
 		}
 	}
@@ -278,7 +283,7 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 		}
 		have[sp.name] = true
 	}
-	if err := s.checkParts(c, p, parts); err != nil {
+	if err := s.checkParts(c, p, parts, j.NullTokenList()); err != nil {
 		return err
 	}
 	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
@@ -289,26 +294,31 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 
 // publicUpload is the integration shortcut: one request creates a job with
 // the organisation's retention defaults, stores the file and starts it.
+// The query's null_tokens, if any, replace the organisation's.
 func (s *Server) publicUpload(c *gin.Context) error {
 	p := mustPrincipal(c)
+	org, err := s.Stores.Orgs.Get(c.Request.Context(), p.OrgID)
+	if err != nil {
+		return err
+	}
+	tokens, err := queryNullTokensOr(c, org)
+	if err != nil {
+		return err
+	}
 	sp, err := s.spoolOnePart(c)
 	if err != nil {
 		return err
 	}
 	defer sp.close()
 	parts := []*spooledPart{sp}
-	if err := s.checkParts(c, p, parts); err != nil {
-		return err
-	}
-	org, err := s.Stores.Orgs.Get(c.Request.Context(), p.OrgID)
-	if err != nil {
+	if err := s.checkParts(c, p, parts, tokens); err != nil {
 		return err
 	}
 	mode, days, err := resolveRetention(org, nil, nil)
 	if err != nil {
 		return err
 	}
-	j, err := s.newJob(c, p, []string{sp.name}, mode, days)
+	j, err := s.newJob(c, p, []string{sp.name}, mode, days, tokens)
 	if err != nil {
 		return err
 	}
@@ -325,15 +335,28 @@ func (s *Server) publicUpload(c *gin.Context) error {
 // publicJob is the polling endpoint of integrations.
 func (s *Server) publicJob(c *gin.Context) error { return s.getJob(c) }
 
-// prescan classifies the head of a file without storing anything.
+// prescan classifies the head of a file without storing anything, with
+// the query's null_tokens or else the organisation's.
 func (s *Server) prescan(c *gin.Context) error {
 	p := mustPrincipal(c)
+	org, err := s.Stores.Orgs.Get(c.Request.Context(), p.OrgID)
+	if err != nil {
+		return err
+	}
+	tokens, err := queryNullTokensOr(c, org)
+	if err != nil {
+		return err
+	}
+	d, err := dialectOf(tokens)
+	if err != nil {
+		return err
+	}
 	sp, err := s.spoolOnePart(c)
 	if err != nil {
 		return err
 	}
 	defer sp.close()
-	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, analysis.Dialect{}, s.Memory)
+	res, err := analysis.Prescan(c.Request.Context(), sp.file, sp.name, sp.size, d, s.Memory)
 	if err != nil {
 		if errors.Is(err, analysis.ErrBadInput) {
 			return errs.BadRequest("%s", err.Error())

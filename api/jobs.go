@@ -25,6 +25,9 @@ type createJobRequest struct {
 	Filenames     []string `json:"filenames"`
 	RetentionMode *string  `json:"retention_mode"`
 	RetentionDays *int     `json:"retention_days"`
+	// NullTokens: an array, or null for the defaults; absent takes the
+	// organisation's.
+	NullTokens json.RawMessage `json:"null_tokens"`
 }
 
 // resolveRetention resolves a job's retention from the organisation's
@@ -81,20 +84,29 @@ func (s *Server) createJob(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	j, err := s.newJob(c, p, req.Filenames, mode, days)
+	tokens, set, err := nullTokensFromJSON(req.NullTokens)
+	if err != nil {
+		return err
+	}
+	if !set {
+		tokens = org.NullTokenList()
+	}
+	j, err := s.newJob(c, p, req.Filenames, mode, days, tokens)
 	if err != nil {
 		return err
 	}
 	return s.respondJob(c, http.StatusCreated, p.OrgID, j)
 }
 
-// newJob records a created job (audited as job_created).
-func (s *Server) newJob(c *gin.Context, p *principal, filenames []string, mode string, days int) (*models.Job, error) {
+// newJob records a created job (audited as job_created) whose files count
+// nullTokens as nulls (nil: the defaults).
+func (s *Server) newJob(c *gin.Context, p *principal, filenames []string, mode string, days int, nullTokens []string) (*models.Job, error) {
 	names, err := json.Marshal(filenames)
 	if err != nil {
 		return nil, err
 	}
-	j := &models.Job{CreatedBy: p.userID(), Filenames: string(names), RetentionMode: mode, RetentionDays: days, CreatedAt: time.Now().UTC()}
+	j := &models.Job{CreatedBy: p.userID(), Filenames: string(names), RetentionMode: mode, RetentionDays: days,
+		NullTokens: models.EncodeNullTokens(nullTokens), CreatedAt: time.Now().UTC()}
 	if err := s.Stores.Jobs.Create(c.Request.Context(), p.OrgID, j); err != nil {
 		return nil, err
 	}
@@ -241,6 +253,7 @@ type jobView struct {
 	Columns       []jobColumnView `json:"columns"`
 	RetentionMode string          `json:"retention_mode"`
 	RetentionDays int             `json:"retention_days"`
+	NullTokens    []string        `json:"null_tokens"`
 	CreatedAt     time.Time       `json:"created_at"`
 	StartedAt     *time.Time      `json:"started_at"`
 	CompletedAt   *time.Time      `json:"completed_at"`
@@ -266,7 +279,8 @@ func (s *Server) jobView(ctx context.Context, orgID string, j *models.Job) (jobV
 		return jobView{}, err
 	}
 	v := jobView{ID: j.ID, JobID: j.ID, Status: j.Status, Stage: j.Stage, Progress: j.Progress,
-		RetentionMode: j.RetentionMode, RetentionDays: j.RetentionDays, CreatedAt: j.CreatedAt.UTC(),
+		RetentionMode: j.RetentionMode, RetentionDays: j.RetentionDays, NullTokens: effectiveNullTokens(j.NullTokenList()),
+		CreatedAt: j.CreatedAt.UTC(),
 		StartedAt: utcPtr(j.StartedAt), CompletedAt: utcPtr(j.CompletedAt), FileDeletedAt: utcPtr(j.FileDeletedAt),
 		RetentionExpiresAt: utcPtr(j.RetentionExpiresAt),
 		Error:              strPtr(j.Error), Files: []jobFileView{}, Columns: []jobColumnView{}}

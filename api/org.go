@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/dqs/dqs/audit"
@@ -38,6 +39,8 @@ type settingsRequest struct {
 	AnomalySensitivity *string  `json:"anomaly_sensitivity"`
 	TrustThreshold     *float64 `json:"trust_threshold"`
 	GDPRCheckEnabled   *bool    `json:"gdpr_check_enabled"`
+	// NullTokens: an array, or null for the defaults; absent leaves them.
+	NullTokens json.RawMessage `json:"null_tokens"`
 }
 
 // updateSettings changes the given settings (admin). Turning the GDPR check
@@ -60,12 +63,19 @@ func (s *Server) updateSettings(c *gin.Context) error {
 	if req.TrustThreshold != nil && (*req.TrustThreshold < 0 || *req.TrustThreshold > 1) {
 		return errs.BadRequest("trust_threshold must be between 0 and 1")
 	}
+	tokens, setTokens, err := nullTokensFromJSON(req.NullTokens)
+	if err != nil {
+		return err
+	}
 	ctx := c.Request.Context()
 	before, err := s.Stores.Orgs.Get(ctx, p.OrgID)
 	if err != nil {
 		return err
 	}
-	org, err := s.Stores.Orgs.UpdateSettings(ctx, p.OrgID, models.SettingsUpdate(req))
+	org, err := s.Stores.Orgs.UpdateSettings(ctx, p.OrgID, models.SettingsUpdate{
+		RetentionMode: req.RetentionMode, RetentionDays: req.RetentionDays, AnomalySensitivity: req.AnomalySensitivity,
+		TrustThreshold: req.TrustThreshold, GDPRCheckEnabled: req.GDPRCheckEnabled, SetNullTokens: setTokens, NullTokens: tokens,
+	})
 	if err != nil {
 		return err
 	}
@@ -84,6 +94,9 @@ func (s *Server) updateSettings(c *gin.Context) error {
 	}
 	if req.GDPRCheckEnabled != nil {
 		changes["gdpr_check_enabled"] = org.GDPRCheckEnabled
+	}
+	if setTokens {
+		changes["null_tokens"] = effectiveNullTokens(org.NullTokenList())
 	}
 	if len(changes) > 0 {
 		s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.SettingsUpdated, IP: clientIP(c), Metadata: changes})

@@ -38,11 +38,14 @@ type settingsView struct {
 	AnomalySensitivity string  `json:"anomaly_sensitivity"`
 	TrustThreshold     float64 `json:"trust_threshold"`
 	GDPRCheckEnabled   bool    `json:"gdpr_check_enabled"`
+	// NullTokens are the values new jobs count as nulls.
+	NullTokens []string `json:"null_tokens"`
 }
 
 func viewSettings(o *models.Organization) settingsView {
 	return settingsView{RetentionMode: o.RetentionMode, RetentionDays: o.RetentionDays,
-		AnomalySensitivity: o.AnomalySensitivity, TrustThreshold: o.TrustThreshold, GDPRCheckEnabled: o.GDPRCheckEnabled}
+		AnomalySensitivity: o.AnomalySensitivity, TrustThreshold: o.TrustThreshold, GDPRCheckEnabled: o.GDPRCheckEnabled,
+		NullTokens: effectiveNullTokens(o.NullTokenList())}
 }
 
 type apiKeyView struct {

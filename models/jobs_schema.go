@@ -40,6 +40,10 @@ type Job struct {
 	// the raw files of jobs past it whose FileDeletedAt is still null.
 	RetentionExpiresAt *time.Time `gorm:"index:idx_jobs_retention_due,priority:2"`
 	FileDeletedAt      *time.Time `gorm:"index:idx_jobs_retention_due,priority:1"`
+	// NullTokens is the JSON array of the values the job's files count as
+	// nulls, fixed when the job is created; null means the engine's
+	// defaults at analysis time (see NullTokenList).
+	NullTokens *string `gorm:"type:text"`
 }
 
 // File is one uploaded (or corrected) file and, once analysed, its results.

@@ -111,6 +111,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611260102_audit_no_replace", Migrate: migrateAuditNoReplace},
 	{ID: "202611260201_users_email_per_org", Migrate: migrateEmailPerOrganization},
 	{ID: "202611260202_second_factor_guard", Migrate: migrateSecondFactorGuard},
+	{ID: "202611260301_null_tokens", Migrate: migrateNullTokens},
 }
 
 // backfillRetentionExpiry gives jobs that ended before expiry times were

@@ -52,6 +52,10 @@ type SettingsUpdate struct {
 	AnomalySensitivity *string
 	TrustThreshold     *float64
 	GDPRCheckEnabled   *bool
+	// SetNullTokens says to replace the null tokens by NullTokens (nil:
+	// the engine's defaults).
+	SetNullTokens bool
+	NullTokens    []string
 }
 
 // UpdateSettings applies u to the organisation and returns it.
@@ -77,6 +81,9 @@ func (s Orgs) UpdateSettings(ctx context.Context, orgID string, u SettingsUpdate
 		if u.GDPRCheckEnabled != nil {
 			org.GDPRCheckEnabled = *u.GDPRCheckEnabled
 		}
+		if u.SetNullTokens {
+			org.NullTokens = EncodeNullTokens(u.NullTokens)
+		}
 		org.UpdatedAt = time.Now().UTC()
 		if err := s.db.conn(ctx).Model(&Organization{}).Where("id = ?", orgID).Updates(map[string]any{
 			"retention_mode":      org.RetentionMode,
@@ -84,6 +91,7 @@ func (s Orgs) UpdateSettings(ctx context.Context, orgID string, u SettingsUpdate
 			"anomaly_sensitivity": org.AnomalySensitivity,
 			"trust_threshold":     org.TrustThreshold,
 			"gdpr_check_enabled":  org.GDPRCheckEnabled,
+			"null_tokens":         org.NullTokens,
 			"updated_at":          org.UpdatedAt,
 		}).Error; err != nil {
 			return err

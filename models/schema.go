@@ -50,6 +50,9 @@ type Organization struct {
 	GDPRCheckEnabled   bool      `gorm:"column:gdpr_check_enabled;not null"`
 	CreatedAt          time.Time `gorm:"not null"`
 	UpdatedAt          time.Time `gorm:"not null"`
+	// NullTokens is the JSON array of the values the organisation's files
+	// count as nulls; null means the engine's defaults (see NullTokenList).
+	NullTokens *string `gorm:"type:text"`
 }
 
 // User belongs to one organisation. An e-mail address is unique within an

@@ -42,7 +42,7 @@ func duplicateRowsMessage(n, rows int64, estimated bool) string {
 }
 
 func missingValuesMessage(column string, n, count int64) string {
-	return fmt.Sprintf("%d of %d values of %q (%s) are missing: null or empty.", n, count, column, percent(n, count))
+	return fmt.Sprintf("%d of %d values of %q (%s) are missing: null, empty or a null token.", n, count, column, percent(n, count))
 }
 
 func invalidFormatMessage(column, format string, n, nonEmpty int64) string {

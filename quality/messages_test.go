@@ -23,7 +23,7 @@ func TestIssueMessages(t *testing.T) {
 	}}
 	want := map[string]string{
 		"duplicate_rows:":         "30 of 1000 rows (3.0%) repeat an earlier row exactly.",
-		"missing_values:email":    `120 of 1000 values of "email" (12.0%) are missing: null or empty.`,
+		"missing_values:email":    `120 of 1000 values of "email" (12.0%) are missing: null, empty or a null token.`,
 		"invalid_format:email":    `88 of 880 values of "email" (10.0%) do not have the column's usual format A+@A+.A+ (letters, "@", letters, ".", letters).`,
 		"type_mismatch:age":       `10 of 1000 values of "age" (1.0%) are not integer values, unlike the rest of the column.`,
 		"outliers:amount":         `About 500 of 1000 values of "amount" (50.0%) lie far outside the range of the others (below -179 or above 279).`,

@@ -32,8 +32,18 @@ func profileFiles(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the analysis as JSON (the shape of a file's profile in the API)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
+	var dialect analysis.Dialect
+	fs.Func("null-tokens", "comma-separated values that count as nulls, instead of the defaults (\"\" for none)", func(v string) error {
+		tokens := []string{}
+		if v != "" {
+			tokens = strings.Split(v, ",")
+		}
+		d, err := analysis.WithNullTokens(tokens)
+		dialect = d
+		return err
+	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: dqs profile [--json] FILE...\n\nProfiles, classifies and scores CSV, JSON, JSON Lines and Parquet files locally.")
+		fmt.Fprintln(stderr, "Usage: dqs profile [--json] [--null-tokens LIST] FILE...\n\nProfiles, classifies and scores CSV, JSON, JSON Lines and Parquet files locally.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -57,7 +67,7 @@ func profileFiles(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	status := 0
 	var results []fileResult
 	for _, path := range fs.Args() {
-		res, err := profileFile(ctx, path)
+		res, err := profileFile(ctx, path, dialect)
 		if err != nil {
 			fmt.Fprintf(stderr, "dqs profile: %s: %v\n", path, err)
 			status = 1
@@ -101,7 +111,7 @@ type fileResult struct {
 	*analysis.Result
 }
 
-func profileFile(ctx context.Context, path string) (*analysis.Result, error) {
+func profileFile(ctx context.Context, path string, d analysis.Dialect) (*analysis.Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -114,7 +124,7 @@ func profileFile(ctx context.Context, path string) (*analysis.Result, error) {
 	if st.IsDir() {
 		return nil, errors.New("is a directory")
 	}
-	return analysis.Run(ctx, f, filepath.Base(path), st.Size(), analysis.Dialect{}, analysis.Limits{}, nil)
+	return analysis.Run(ctx, f, filepath.Base(path), st.Size(), d, analysis.Limits{}, nil)
 }
 
 func printProfile(w io.Writer, path string, r *analysis.Result) {
