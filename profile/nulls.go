@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -35,9 +36,9 @@ const (
 
 // NullTokens is a set of null tokens. The zero value and nil hold none.
 type NullTokens struct {
-	set   map[string]struct{} // folded tokens
-	lens  uint64              // bit n-1 set when a token is n bytes long
-	first [256]bool           // first bytes of the folded tokens
+	byLen [MaxNullTokenBytes + 1][]string // folded tokens by length
+	lens  uint64                          // bit n-1 set when a token is n bytes long
+	first [256]bool                       // first bytes of the folded tokens
 }
 
 // DefaultNulls is the set of DefaultNullTokens.
@@ -50,7 +51,7 @@ func NewNullTokens(tokens []string) (*NullTokens, error) {
 	if len(tokens) > MaxNullTokens {
 		return nil, fmt.Errorf("at most %d null tokens, not %d", MaxNullTokens, len(tokens))
 	}
-	t := &NullTokens{set: make(map[string]struct{}, len(tokens))}
+	t := &NullTokens{}
 	for _, tok := range tokens {
 		folded := foldASCII(trimASCIISpace(tok))
 		switch {
@@ -61,7 +62,9 @@ func NewNullTokens(tokens []string) (*NullTokens, error) {
 		case len(folded) > MaxNullTokenBytes:
 			return nil, fmt.Errorf("null token %.20q… is longer than %d bytes", tok, MaxNullTokenBytes)
 		}
-		t.set[folded] = struct{}{}
+		if !slices.Contains(t.byLen[len(folded)], folded) {
+			t.byLen[len(folded)] = append(t.byLen[len(folded)], folded)
+		}
 		t.lens |= 1 << (len(folded) - 1)
 		t.first[folded[0]] = true
 	}
@@ -77,20 +80,21 @@ func MustNullTokens(tokens []string) *NullTokens {
 	return t
 }
 
-// Tokens lists the set's tokens, folded, in no particular order.
+// Tokens lists the set's tokens, folded, shortest first.
 func (t *NullTokens) Tokens() []string {
 	if t == nil {
 		return nil
 	}
-	out := make([]string, 0, len(t.set))
-	for tok := range t.set {
-		out = append(out, tok)
+	var out []string
+	for _, toks := range t.byLen {
+		out = append(out, toks...)
 	}
 	return out
 }
 
 // Match reports whether v is one of the tokens. Most values are rejected
-// by their length or first byte before anything is copied or looked up.
+// by their length or first byte; the others are compared with the few
+// tokens of their length, without copying.
 func (t *NullTokens) Match(v string) bool {
 	if t == nil || len(v) == 0 || t.lens == 0 {
 		return false
@@ -105,12 +109,23 @@ func (t *NullTokens) Match(v string) bool {
 	if n > MaxNullTokenBytes || t.lens&(1<<(n-1)) == 0 || !t.first[lowerASCII(v[0])] {
 		return false
 	}
-	var buf [MaxNullTokenBytes]byte
-	for i := 0; i < n; i++ {
-		buf[i] = lowerASCII(v[i])
+	for _, tok := range t.byLen[n] {
+		if equalFolded(v, tok) {
+			return true
+		}
 	}
-	_, ok := t.set[string(buf[:n])] // no allocation: the conversion is for the lookup only
-	return ok
+	return false
+}
+
+// equalFolded reports whether v, its ASCII letters in lower case, is tok
+// (of v's length, already folded).
+func equalFolded(v, tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if lowerASCII(v[i]) != tok[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // markNulls marks the text cells of cells that are null tokens null. It

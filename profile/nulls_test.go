@@ -3,6 +3,7 @@ package profile
 import (
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,4 +149,18 @@ func BenchmarkNullTokensMatch(b *testing.B) {
 		}
 	}
 	_ = n
+}
+
+func BenchmarkMarkNulls(b *testing.B) {
+	var c columnar.Column
+	values := []string{"12345", "Stockholm", "anna@example.org", "NULL", "n/a", "2024-01-02", "nina", "-12.5", "North", "account and contact needed; a #4821 renewal requested"}
+	for i := range 32 << 10 {
+		c.AppendString(values[i%len(values)])
+	}
+	nulls := slices.Clone(c.Nulls)
+	b.SetBytes(int64(c.Len()))
+	for i := 0; i < b.N; i++ {
+		copy(c.Nulls, nulls)
+		DefaultNulls.markNulls(&c)
+	}
 }
