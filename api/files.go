@@ -297,11 +297,7 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 // The query's null_tokens, if any, replace the organisation's.
 func (s *Server) publicUpload(c *gin.Context) error {
 	p := mustPrincipal(c)
-	org, err := s.Stores.Orgs.Get(c.Request.Context(), p.OrgID)
-	if err != nil {
-		return err
-	}
-	tokens, err := queryNullTokensOr(c, org)
+	org, tokens, err := s.uploadNullTokens(c, p)
 	if err != nil {
 		return err
 	}
@@ -339,11 +335,7 @@ func (s *Server) publicJob(c *gin.Context) error { return s.getJob(c) }
 // the query's null_tokens or else the organisation's.
 func (s *Server) prescan(c *gin.Context) error {
 	p := mustPrincipal(c)
-	org, err := s.Stores.Orgs.Get(c.Request.Context(), p.OrgID)
-	if err != nil {
-		return err
-	}
-	tokens, err := queryNullTokensOr(c, org)
+	_, tokens, err := s.uploadNullTokens(c, p)
 	if err != nil {
 		return err
 	}

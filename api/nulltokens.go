@@ -71,12 +71,20 @@ func effectiveNullTokens(tokens []string) []string {
 	return tokens
 }
 
-// queryNullTokensOr is the query's null_tokens if it has some, else the
+// uploadNullTokens returns the caller's organisation and the null tokens
+// of an upload: the query's null_tokens if it has some, else the
 // organisation's.
-func queryNullTokensOr(c *gin.Context, org *models.Organization) ([]string, error) {
-	tokens, set, err := nullTokensFromQuery(c)
-	if err != nil || set {
-		return tokens, err
+func (s *Server) uploadNullTokens(c *gin.Context, p *principal) (*models.Organization, []string, error) {
+	org, err := s.Stores.Orgs.Get(c.Request.Context(), p.OrgID)
+	if err != nil {
+		return nil, nil, err
 	}
-	return org.NullTokenList(), nil
+	tokens, set, err := nullTokensFromQuery(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !set {
+		tokens = org.NullTokenList()
+	}
+	return org, tokens, nil
 }

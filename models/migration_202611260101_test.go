@@ -87,14 +87,7 @@ func TestMigratingRenamesDuplicateUploads(t *testing.T) {
 	for _, d := range modelstest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
-			db, err := models.Open(modelstest.URL(t, d))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if err := db.MigrateTo(ctx, "202611210005_webhooks"); err != nil {
-				t.Fatal(err)
-			}
+			db := openMigratedTo(t, d, "202611210005_webhooks")
 			for _, j := range []string{"job_a", "job_b"} {
 				err := db.Gorm.Exec(`INSERT INTO jobs (id, org_id, created_by, status, stage, progress, filenames, retention_mode, retention_days, error, created_at)
 					VALUES (?, 'org', '', 'completed', 'done', 100, '["people.csv"]', 'short_term', 30, '', ?)`, j, testNow()).Error

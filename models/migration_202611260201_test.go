@@ -9,6 +9,21 @@ import (
 	"github.com/dqs/dqs/models/modelstest"
 )
 
+// openMigratedTo opens a new database of dialect d with the migrations up
+// to and including id applied, as an older release left it.
+func openMigratedTo(t *testing.T, d models.Dialect, id string) *models.DB {
+	t.Helper()
+	db, err := models.Open(modelstest.URL(t, d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.MigrateTo(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // migrationBefore returns the id of the migration applied just before id.
 func migrationBefore(t *testing.T, id string) string {
 	t.Helper()
@@ -29,14 +44,7 @@ func TestMigratingToEmailPerOrganisation(t *testing.T) {
 	for _, d := range modelstest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
-			db, err := models.Open(modelstest.URL(t, d))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if err := db.MigrateTo(ctx, migrationBefore(t, "202611260201_users_email_per_org")); err != nil {
-				t.Fatal(err)
-			}
+			db := openMigratedTo(t, d, migrationBefore(t, "202611260201_users_email_per_org"))
 			s := models.NewStores(db)
 			a := newOrg(t, s, "A")
 			b := newOrg(t, s, "B")

@@ -17,20 +17,13 @@ func TestMigratingToNullTokens(t *testing.T) {
 	for _, d := range modelstest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
-			db, err := models.Open(modelstest.URL(t, d))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if err := db.MigrateTo(ctx, migrationBefore(t, "202611260301_null_tokens")); err != nil {
-				t.Fatal(err)
-			}
+			db := openMigratedTo(t, d, migrationBefore(t, "202611260301_null_tokens"))
 			// The first migration builds organizations from the live struct:
 			// take the column out to get the table an older release built.
 			if err := db.Gorm.Exec("ALTER TABLE organizations DROP COLUMN null_tokens").Error; err != nil {
 				t.Fatal(err)
 			}
-			err = db.Gorm.Table("organizations").Create(map[string]any{"id": "org-before", "name": "A", "token_balance": 100,
+			err := db.Gorm.Table("organizations").Create(map[string]any{"id": "org-before", "name": "A", "token_balance": 100,
 				"retention_mode": "short_term", "retention_days": 30, "anomaly_sensitivity": "medium", "trust_threshold": 0.8,
 				"gdpr_check_enabled": true, "created_at": time.Now().UTC(), "updated_at": time.Now().UTC()}).Error
 			if err != nil {

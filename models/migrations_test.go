@@ -61,14 +61,7 @@ func TestMigratingFromJobsAndFilesBackfillsRetentionExpiry(t *testing.T) {
 	for _, d := range modelstest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
-			db, err := models.Open(modelstest.URL(t, d))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if err := db.MigrateTo(ctx, "202611210003_jobs_and_files"); err != nil {
-				t.Fatal(err)
-			}
+			db := openMigratedTo(t, d, "202611210003_jobs_and_files")
 			completed := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
 			deleted := completed.Add(time.Hour)
 			rows := []struct {
