@@ -48,16 +48,19 @@ type column struct {
 	datetime           extreme
 	strMin, strMax     []byte // cut to extremeKey bytes
 	minCut, maxCut     bool   // strMin, strMax were cut
-	extremeKey         int
-	exactBytes         int64 // what the exact values table may take (0: no bound)
-	maxCode            int   // codes the code cache remembers
-	sample             reservoir
-	codes              codeCache
-	kind               columnar.Kind // of the typed batches taken (typed.go), or Text
-	key8               [8]byte       // scratch: a typed value as a key
-	text               []byte        // scratch: a typed value's text
-	numLayout          int           // layout of the last typed value observed, or noLayout
-	numRunes           int           // length of its text
+	// textBounds: strMin and strMax take every typed value observed too
+	// (typed.go: from the first value the typed lane leaves to text).
+	textBounds bool
+	extremeKey int
+	exactBytes int64 // what the exact values table may take (0: no bound)
+	maxCode    int   // codes the code cache remembers
+	sample     reservoir
+	codes      codeCache
+	kind       columnar.Kind // of the typed batches taken (typed.go), or Text
+	key8       [8]byte       // scratch: a typed value as a key
+	text       []byte        // scratch: a typed value's text
+	numLayout  int           // layout of the last typed value observed, or noLayout
+	numRunes   int           // length of its text
 }
 
 func (c *column) init(name string, sz sizes, opt Options, stream uint64) {
@@ -315,6 +318,13 @@ func (c *column) observe(v string, w int64) (blank bool) {
 	c.nNonEmpty += w
 	c.countShape(sameShape, w)
 
+	c.boundText(v, first)
+	c.addTyped(v, w)
+	return false
+}
+
+// boundText widens the text bounds to v; the first value sets both.
+func (c *column) boundText(v string, first bool) {
 	if first {
 		c.strMin, c.minCut = keepExtreme(c.strMin, v, c.extremeKey)
 		c.strMax, c.maxCut = keepExtreme(c.strMax, v, c.extremeKey)
@@ -323,8 +333,6 @@ func (c *column) observe(v string, w int64) (blank bool) {
 	} else if less(view(c.strMax), v) {
 		c.strMax, c.maxCut = keepExtreme(c.strMax, v, c.extremeKey)
 	}
-	c.addTyped(v, w)
-	return false
 }
 
 // newShape builds v's signatures into sigF and sigC, keeping the previous
@@ -602,6 +610,7 @@ func (c *column) merge(o *column) error {
 			c.minLen, c.maxLen = min(c.minLen, o.minLen), max(c.maxLen, o.maxLen)
 		}
 	}
+	c.textBounds = c.textBounds || o.textBounds
 	if o.nNonEmpty > 0 {
 		if c.nNonEmpty == 0 || string(o.strMin) < string(c.strMin) {
 			c.strMin, c.minCut = append(c.strMin[:0], o.strMin...), o.minCut

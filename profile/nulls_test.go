@@ -134,7 +134,7 @@ func TestNaNIsANullTokenInTheTypedLane(t *testing.T) {
 		if ra.Count != rb.Count || ra.Distinct != rb.Distinct || ra.InferredType != rb.InferredType {
 			t.Errorf("tokens %v: typed %s %d, text %s %d", tokens.Tokens(), ra.InferredType, ra.Distinct, rb.InferredType, rb.Distinct)
 		}
-		if tokens == nil && (*ra.Min != *rb.Min || *ra.Max != *rb.Max || ra.InferredType != TypeFloat) {
+		if *ra.Min != *rb.Min || *ra.Max != *rb.Max || (tokens == nil) != (ra.InferredType == TypeFloat) {
 			t.Errorf("typed %s %s..%s, text %s %s..%s", ra.InferredType, *ra.Min, *ra.Max, rb.InferredType, *rb.Min, *rb.Max)
 		}
 	}

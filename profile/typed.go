@@ -208,6 +208,7 @@ func (c *column) instant(v int64) (sec int64, nsec int32, ok bool) {
 func (c *column) observeNum(v int64, w int64) {
 	layout, ok := c.layoutOf(v)
 	if !ok { // a value the lane does not measure: as text
+		c.keepTextBounds()
 		c.observe(c.numText(v), w)
 		c.numLayout = noLayout
 		return
@@ -220,13 +221,12 @@ func (c *column) observeNum(v int64, w int64) {
 	}
 	c.shapeKnown = true
 	c.observeLength(c.numRunes, w)
-	if c.nNonEmpty == 0 {
-		// The string bounds are not kept for typed values (the lane's
-		// types never show them), but observe, for a value left to text,
-		// takes them as set once a value was counted.
-		text := c.numText(v)
-		c.strMin, c.minCut = keepExtreme(c.strMin, text, c.extremeKey)
-		c.strMax, c.maxCut = keepExtreme(c.strMax, text, c.extremeKey)
+	if c.nNonEmpty == 0 || c.textBounds {
+		// The string bounds are not kept for values the lane measures
+		// (its types never show them) until it has left one to text,
+		// which may make the column a string one; observe takes them as
+		// set once a value was counted.
+		c.boundText(c.numText(v), c.nNonEmpty == 0)
 	}
 	c.nNonEmpty += w
 	c.countShape(sameShape, w)
@@ -268,6 +268,27 @@ func (c *column) observeExtreme(e *extreme, k1 int64, k2 int32, v int64) {
 	e.observe(k1, k2, c.numText(v))
 }
 
+// keepTextBounds makes the text bounds take every typed value from now on
+// (the column may turn out a string one, whose min and max are its texts'),
+// and widens them to the typed values observed so far: those the values
+// table holds. It holds them all unless it has evicted, which only a
+// column of more distinct values than the exact bound does; the bounds
+// may then miss values observed before.
+func (c *column) keepTextBounds() {
+	if c.textBounds || c.kind == columnar.Text {
+		return
+	}
+	c.textBounds = true
+	if !c.folded || c.nNonEmpty == 0 {
+		return // the values of the table are observed at the fold, from now on
+	}
+	for i := range c.values.entries {
+		if e := &c.values.entries[i]; e.count > 0 {
+			c.boundText(c.numText(numOfKey(e.key)), false)
+		}
+	}
+}
+
 // toText makes a typed column a text column: the values table's keys
 // become the values' texts, hashed as text. Exact before the first
 // eviction; see the top of this file for after.
@@ -275,6 +296,7 @@ func (c *column) toText() {
 	if c.kind == columnar.Text {
 		return
 	}
+	c.keepTextBounds()
 	s := c.values
 	for i := range s.entries {
 		e := &s.entries[i]

@@ -292,3 +292,40 @@ func TestTypedLaneNullBatch(t *testing.T) {
 		t.Errorf("duplicates %d, nulls %d; want 2 and 1", got.DuplicateRows, got.Columns[0].Nulls)
 	}
 }
+
+// A double column of which enough values are infinite (or NaN, when "NaN"
+// is not a null token) is a string column: its min and max are texts, the
+// same in the typed lane as in the text one, wherever the first such value
+// comes: in the exact phase, at the fold, or past it.
+func TestTypedLaneStringBounds(t *testing.T) {
+	defer func(n int) { maxExactDistinct = n }(maxExactDistinct)
+	maxExactDistinct = 200
+	inf := int64(math.Float64bits(math.Inf(1)))
+	negInf := int64(math.Float64bits(math.Inf(-1)))
+	for name, special := range map[string]func(i int) bool{
+		"from the start": func(i int) bool { return i%10 == 3 },
+		"after the fold": func(i int) bool { return i >= 150 && i%8 == 0 },
+		"at the end":     func(i int) bool { return i >= 4000 && i%3 == 0 },
+	} {
+		var typed, text columnar.Column
+		for i := range 5000 {
+			v := int64(math.Float64bits(float64(i%1500)/4 + 7))
+			if special(i) {
+				v = inf
+				if i%3 == 0 {
+					v = negInf
+				}
+			}
+			typed.AppendNum(columnar.Float64, v)
+			text.AppendString(string(columnar.Float64.Append(nil, v)))
+		}
+		a := profileColumns([]*columnar.Column{&typed}, Options{}).Result().Columns[0]
+		b := profileColumns([]*columnar.Column{&text}, Options{}).Result().Columns[0]
+		if a.InferredType != TypeString || b.InferredType != TypeString {
+			t.Fatalf("%s: types %s and %s, want string", name, a.InferredType, b.InferredType)
+		}
+		if *a.Min != *b.Min || *a.Max != *b.Max {
+			t.Errorf("%s: typed lane %s..%s, text lane %s..%s", name, *a.Min, *a.Max, *b.Min, *b.Max)
+		}
+	}
+}
