@@ -116,14 +116,14 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, d Dia
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, DuplicateRowsEstimated: p.DuplicateRowsEstimated, Columns: make([]Column, len(p.Columns))}
 	// What is masked: any personal label, whatever its confidence (as for
 	// the top values below).
-	personal := make(map[string]bool, len(p.Columns))
+	meaning := make(map[string]quality.Meaning, len(p.Columns))
 	for i, cls := range classifyColumns(p.Columns) {
 		c := p.Columns[i]
-		personal[c.Name] = cls.Category != classify.CategoryNone
+		meaning[c.Name] = quality.Meaning{Personal: cls.Category != classify.CategoryNone, Label: cls.Label}
 		res.Columns[i] = Column{Column: c, Classification: cls}
 	}
 	progress(StageScoring, 1)
-	res.Quality = quality.Assess(p, func(col string) bool { return personal[col] })
+	res.Quality = quality.Assess(p, func(col string) quality.Meaning { return meaning[col] })
 	for i := range res.Columns {
 		// The sample served classification and stays in the engine; the
 		// values shown of personal columns are masked like issue examples.

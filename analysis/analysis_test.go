@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -221,5 +222,40 @@ func TestNullTokensAreNulls(t *testing.T) {
 				t.Errorf("email completeness %v, want %v", got, wantCompleteness)
 			}
 		})
+	}
+}
+
+// Outliers in a file shaped like an HR export: flagged in measures, exactly,
+// not in years, postal codes, order numbers, epochs or phone numbers read as
+// integers, whose far values are just other labels.
+func TestOutliersOnlyInMeasures(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("work_year,zip,order_number,created_epoch,phone,salary_usd,age\n")
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := range 5000 {
+		fmt.Fprintf(&b, "%d,%d,%d,%d,%d,%d,%d\n", []int{2020, 2021, 2022, 2022}[i%4], 98101+rng.IntN(99),
+			1_000_000+rng.IntN(9_000_000), 1_600_000_000+rng.IntN(100_000_000), 2_000_000_000+rng.Int64N(8_000_000_000),
+			60_000+rng.IntN(40_000), 18+rng.IntN(52))
+	}
+	b.WriteString("2022,98101,1234567,1650000000,5551234567,9000000,250\n")
+	data := []byte(b.String())
+	res, err := Run(context.Background(), bytes.NewReader(data), "hr.csv", int64(len(data)), Dialect{}, Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]quality.Issue{}
+	for _, is := range res.Quality.Issues {
+		if is.Kind == quality.KindOutliers {
+			got[is.Column] = is
+		}
+	}
+	if is := got["salary_usd"]; is.Count != 1 || is.Estimated || !reflect.DeepEqual(is.Examples, []string{"9000000"}) {
+		t.Errorf("salary outliers %+v, want the one 9000000, counted", is)
+	}
+	if is := got["age"]; is.Count != 1 || is.Estimated || !reflect.DeepEqual(is.Examples, []string{"*50"}) {
+		t.Errorf("age outliers %+v, want the one 250, masked", is)
+	}
+	if len(got) != 2 {
+		t.Errorf("outliers on %v, want salary_usd and age only", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/dqs/dqs/profile"
+	"github.com/dqs/dqs/quality"
 	"github.com/dqs/dqs/readers"
 )
 
@@ -217,7 +218,60 @@ func compareColumn(t *testing.T, file string, got profile.Column, want oracleCol
 	close("mean", got.Mean, want.Mean)
 	close("standard deviation", got.StdDev, want.StdDev)
 	n += compareQuantiles(t, file, got, want)
+	n += compareOutliers(t, file, got, want)
 	return n
+}
+
+// compareOutliers: a numeric column's tails are its most extreme numbers,
+// exactly, and the outlier issue counts exactly the numbers beyond the
+// rule's bounds whenever it says its count is exact.
+func compareOutliers(t *testing.T, file string, got profile.Column, want oracleColumn) int {
+	t.Helper()
+	xs := want.numbers
+	if len(want.Quantiles) == 0 {
+		return 0
+	}
+	var low, high []profile.TailValue
+	for i := 0; i < len(xs); i++ { // ascending: runs of equal numbers
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[i] {
+			j++
+		}
+		if len(low) < profile.TailSize {
+			low = append(low, profile.TailValue{X: xs[i], Count: int64(j - i + 1)})
+		}
+		high = append([]profile.TailValue{{X: xs[i], Count: int64(j - i + 1)}}, high...)
+		i = j
+	}
+	high = high[:min(len(high), profile.TailSize)]
+	if got.Tails == nil || !reflect.DeepEqual(got.Tails.Low, low) || !reflect.DeepEqual(got.Tails.High, high) {
+		t.Errorf("%s, column %q: tails %+v, want low %v high %v", file, got.Name, got.Tails, low, high)
+	}
+	if !got.DistinctExact {
+		return 1
+	}
+	q := want.Quantiles
+	iqr := q["p75"] - q["p25"]
+	var beyond int64
+	if iqr > 0 {
+		for _, x := range xs {
+			if x < q["p01"]-3*iqr || x > q["p99"]+3*iqr {
+				beyond++
+			}
+		}
+	}
+	var count int64
+	estimated := false
+	r := quality.Assess(&profile.Profile{RowCount: got.Count, Columns: []profile.Column{got}}, nil)
+	for _, is := range r.Issues {
+		if is.Kind == quality.KindOutliers {
+			count, estimated = is.Count, is.Estimated
+		}
+	}
+	if !estimated && count != beyond {
+		t.Errorf("%s, column %q: %d outliers, want %d", file, got.Name, count, beyond)
+	}
+	return 2
 }
 
 // compareQuantiles: exact quantiles while the column is exact; past it,

@@ -496,3 +496,18 @@ func BenchmarkColumn(b *testing.B) {
 		})
 	}
 }
+
+// Whole amounts under a money name are money; the same integers under
+// another name are not.
+func TestWholeAmountsUnderAMoneyName(t *testing.T) {
+	var sample []string
+	for i := range 500 {
+		sample = append(sample, strconv.Itoa(60_000+i*79%40_000))
+	}
+	if r := Column("salary_usd", sample); r.Label != LabelMoney {
+		t.Errorf("salary_usd: %+v", r)
+	}
+	if r := Column("employee_ref", sample); r.Label == LabelMoney {
+		t.Errorf("employee_ref: %+v", r)
+	}
+}

@@ -45,6 +45,11 @@ func detMoney(c *column) *cand {
 	case hint && numeric > 0 && maxDec <= 2 && withDec >= 0.1*numeric:
 		return &cand{label: LabelMoney, matches: numeric, strength: 0.85, tier: 1, prio: prioSpecific,
 			what: "are decimal amounts with at most two decimals"}
+	case hint && numeric > 0 && maxDec == 0:
+		// Whole amounts (salaries in dollars, prices in yen) under a
+		// money name; without the name they are just integers.
+		return &cand{label: LabelMoney, matches: numeric, strength: 0.8, tier: 1, prio: prioSpecific,
+			what: "are whole amounts, under a name of money"}
 	}
 	return nil
 }

@@ -43,6 +43,7 @@ type column struct {
 	welN               int64 // Welford over every numeric value
 	welMean, welM2     float64
 	sketch             *kll // numbers, for quantiles past the exact phase
+	tails              tails
 	hasTrue, hasFalse  bool
 	dateDMY, dateMDY   extreme // slash dates read day-first / month-first
 	datetime           extreme
@@ -496,6 +497,7 @@ func (c *column) addNumber(f float64, w int64) {
 		c.welMean += d / float64(c.welN)
 		c.welM2 += d * (f - c.welMean)
 		c.sketch.add(f, 1)
+		c.tails.add(f, 1)
 		return
 	}
 	// w equal values at once: Chan et al.'s update with a batch of mean f
@@ -506,6 +508,7 @@ func (c *column) addNumber(f float64, w int64) {
 	c.welM2 += d * d * float64(c.welN) * float64(w) / float64(n)
 	c.welN = n
 	c.sketch.add(f, w)
+	c.tails.add(f, w)
 }
 
 func (c *column) startHLL() {
@@ -642,6 +645,7 @@ func (c *column) merge(o *column) error {
 		c.welN = n
 	}
 	c.sketch.merge(o.sketch)
+	c.tails.merge(&o.tails)
 	c.dateDMY.merge(&o.dateDMY)
 	c.dateMDY.merge(&o.dateMDY)
 	c.datetime.merge(&o.datetime)
@@ -764,6 +768,7 @@ func (c *column) result(topK int) Column {
 			}
 			col.Median = ptr(col.Quantiles["p50"])
 		}
+		col.Tails = &Tails{Low: slices.Clone(c.tails.low), High: slices.Clone(c.tails.high)}
 	}
 	return col
 }

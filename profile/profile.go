@@ -83,6 +83,9 @@ type Column struct {
 	StdDev    *float64           `json:"stddev,omitempty"`
 	Median    *float64           `json:"median,omitempty"`
 	Quantiles map[string]float64 `json:"quantiles,omitempty"`
+	// Tails are the most extreme numbers of a numeric column, for the
+	// outlier check; not part of the column's published profile.
+	Tails *Tails `json:"-"`
 	// Lengths in runes of the non-null values (blank ones included).
 	MinLength  int     `json:"min_length"`
 	MaxLength  int     `json:"max_length"`

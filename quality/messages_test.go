@@ -30,7 +30,7 @@ func TestIssueMessages(t *testing.T) {
 		"constant_column:country": `All 1000 values of "country" are the same, so the column tells nothing apart.`,
 		"inconsistent_case:city":  `1 of 4 values of "city" (25.0%) are spelt in another letter case than the same value elsewhere in the column.`,
 	}
-	r := Assess(p, func(c string) bool { return c == "email" })
+	r := Assess(p, func(c string) Meaning { return Meaning{Personal: c == "email"} })
 	got := map[string]string{}
 	for _, is := range r.Issues {
 		got[is.Kind+":"+is.Column] = is.Message
@@ -58,7 +58,7 @@ func TestMessagesQuoteNoValue(t *testing.T) {
 		{Name: "salary", Count: 100, Distinct: 90, InferredType: profile.TypeFloat, TypeConformance: 1, Format: "9+", FormatConformance: 1,
 			Quantiles: map[string]float64{"p01": 30000, "p25": 40000, "p75": 50000, "p99": 61234}, Sample: []string{"45000", "987654"}},
 	}}
-	r := Assess(p, func(string) bool { return true })
+	r := Assess(p, func(string) Meaning { return Meaning{Personal: true} })
 	if len(r.Issues) < 3 {
 		t.Fatalf("issues %+v", r.Issues)
 	}

@@ -67,7 +67,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dqs/dqs/profile"
@@ -137,15 +136,23 @@ type Report struct {
 
 const maxExamples = 3
 
-// Assess scores a profile. isPersonal tells per column name whether it holds
-// personal data, whose examples are masked; it may be nil. A nil profile is
+// Meaning is what the classification of a column tells the checks.
+type Meaning struct {
+	// Personal: the column holds personal data, whose examples are masked.
+	Personal bool
+	// Label is the column's label (classify); "" when unknown.
+	Label string
+}
+
+// Assess scores a profile. meaning tells per column name what its
+// classification says; it may be nil (nothing known). A nil profile is
 // assessed as an empty one.
-func Assess(p *profile.Profile, isPersonal func(column string) bool) Report {
+func Assess(p *profile.Profile, meaning func(column string) Meaning) Report {
 	if p == nil {
 		p = &profile.Profile{}
 	}
-	if isPersonal == nil {
-		isPersonal = func(string) bool { return false }
+	if meaning == nil {
+		meaning = func(string) Meaning { return Meaning{} }
 	}
 	rep := Report{Columns: make([]ColumnScore, 0, len(p.Columns)), Issues: []Issue{}}
 	var sum Dimensions
@@ -178,7 +185,7 @@ func Assess(p *profile.Profile, isPersonal func(column string) bool) Report {
 	}
 	for i := range p.Columns {
 		c := &p.Columns[i]
-		rep.Issues = append(rep.Issues, columnIssues(c, isPersonal(c.Name))...)
+		rep.Issues = append(rep.Issues, columnIssues(c, meaning(c.Name))...)
 	}
 	rank := map[string]int{SeverityCritical: 0, SeverityWarning: 1, SeverityInfo: 2}
 	slices.SortStableFunc(rep.Issues, func(a, b Issue) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
@@ -243,10 +250,10 @@ func columnDimensions(c *profile.Column) Dimensions {
 	return d
 }
 
-func columnIssues(c *profile.Column, personal bool) []Issue {
+func columnIssues(c *profile.Column, m Meaning) []Issue {
 	var out []Issue
 	add := func(is Issue) {
-		if personal {
+		if m.Personal {
 			for i, e := range is.Examples {
 				is.Examples[i] = Mask(e)
 			}
@@ -296,11 +303,10 @@ func columnIssues(c *profile.Column, personal bool) []Issue {
 		add(constantColumn(c))
 	}
 
-	if isNumeric(c.InferredType) {
-		if n, ex, lo, hi := outliers(c); n > 0 {
-			count, est := scaled(n, len(c.Sample), ne)
-			add(Issue{Kind: KindOutliers, Severity: SeverityInfo, Count: count, Estimated: est, Examples: ex,
-				Message: outliersMessage(c.Name, count, ne, est, lo, hi, personal)})
+	if isNumeric(c.InferredType) && outliersMean(m.Label) {
+		if o, ok := outliers(c, ne); ok && o.count > 0 {
+			add(Issue{Kind: KindOutliers, Severity: SeverityInfo, Count: o.count, Estimated: o.estimated, Examples: o.examples,
+				Message: outliersMessage(c.Name, o.count, ne, o.estimated, o.lo, o.hi, m.Personal)})
 		}
 	}
 
@@ -321,37 +327,6 @@ func constantColumn(c *profile.Column) Issue {
 	}
 	n := nonNull(c)
 	return Issue{Kind: KindConstantColumn, Severity: SeverityInfo, Count: n, Examples: ex, Message: constantColumnMessage(c.Name, n)}
-}
-
-// outliers counts sampled values beyond lo = p01 − 3×IQR or hi = p99 + 3×IQR.
-func outliers(c *profile.Column) (n int, ex []string, lo, hi float64) {
-	q := c.Quantiles
-	p01, ok1 := q["p01"]
-	p25, ok2 := q["p25"]
-	p75, ok3 := q["p75"]
-	p99, ok4 := q["p99"]
-	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return 0, nil, 0, 0
-	}
-	iqr := p75 - p25
-	lo, hi = p01-3*iqr, p99+3*iqr
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return 0, nil, 0, 0
-	}
-	for _, v := range c.Sample {
-		if !profile.ParsesAs(profile.TypeFloat, v) { // no inf, nan, hex
-			continue
-		}
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			continue
-		}
-		if f < lo || f > hi {
-			n++
-			ex = addExample(ex, v)
-		}
-	}
-	return n, ex, lo, hi
 }
 
 // caseVariants groups sampled values by their lower-case form and counts

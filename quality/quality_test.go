@@ -162,7 +162,7 @@ func TestIssues(t *testing.T) {
 		}}}, "", []want{{KindInconsistentCase, "city", SeverityInfo, 30, []string{"PARIS", "paris", "Rome"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Assess(&tc.p, func(c string) bool { return c == tc.personal })
+			r := Assess(&tc.p, func(c string) Meaning { return Meaning{Personal: c == tc.personal} })
 			var got []want
 			for _, is := range r.Issues {
 				got = append(got, want{is.Kind, is.Column, is.Severity, is.Count, is.Examples})
@@ -295,7 +295,7 @@ func TestScoresOfRandomTablesInRange(t *testing.T) {
 			}
 			p.Add(vals, nulls)
 		}
-		checkRange(t, Assess(p.Result(), func(string) bool { return r.IntN(2) == 0 }))
+		checkRange(t, Assess(p.Result(), func(string) Meaning { return Meaning{Personal: r.IntN(2) == 0} }))
 	}
 }
 
@@ -311,7 +311,7 @@ func TestEndToEnd(t *testing.T) {
 		null := []bool{false, i%10 == 0, false, false}
 		p.Add([]string{strconv.Itoa(i % 990), email, age, cities[i%4]}, null)
 	}
-	r := Assess(p.Result(), func(c string) bool { return c == "email" })
+	r := Assess(p.Result(), func(c string) Meaning { return Meaning{Personal: c == "email"} })
 	for _, k := range []struct{ kind, col string }{
 		{KindMissingValues, "email"}, {KindTypeMismatch, "age"}, {KindInconsistentCase, "city"},
 	} {
