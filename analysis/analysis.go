@@ -119,7 +119,7 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, d Dia
 	meaning := make(map[string]quality.Meaning, len(p.Columns))
 	for i, cls := range classifyColumns(p.Columns) {
 		c := p.Columns[i]
-		meaning[c.Name] = quality.Meaning{Personal: cls.Category != classify.CategoryNone, Label: cls.Label}
+		meaning[c.Name] = quality.Meaning{Personal: cls.Category != classify.CategoryNone, Label: cls.Label, Conformance: cls.Conformance}
 		res.Columns[i] = Column{Column: c, Classification: cls}
 	}
 	progress(StageScoring, 1)

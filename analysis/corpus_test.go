@@ -79,6 +79,14 @@ var genColumns = []genColumn{
 		layouts := []string{"2006-01-02", "2006-01-02", "02/01/2006", "01/02/2006", "2006/01/02", "2.1.2006"}
 		return maybe(rng, d.Format(layouts[rng.IntN(len(layouts))]))
 	}},
+	{"geburtsdatum", func(rng *rand.Rand, _ int) (string, bool) {
+		// German exports: dotted dates, day first, with an impossible day now and then.
+		if rng.IntN(40) == 0 {
+			return "31.02.1990", true
+		}
+		d := time.Date(1940+rng.IntN(60), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), 0, 0, 0, 0, time.UTC)
+		return maybe(rng, d.Format("02.01.2006"))
+	}},
 	{"last_seen", func(rng *rand.Rand, _ int) (string, bool) {
 		t := time.Unix(1.5e9+rng.Int64N(2e8), rng.Int64N(1e9)).UTC()
 		layouts := []string{time.RFC3339, time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05-07:00"}

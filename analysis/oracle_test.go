@@ -52,6 +52,8 @@ var (
 	reDT    = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,9})?(Z|z|[+-][0-9]{2}:[0-9]{2})?$`)
 	reYMD   = regexp.MustCompile(`^([0-9]{4})[-/]([0-9]{2})[-/]([0-9]{2})$`)
 	reSlash = regexp.MustCompile(`^([0-9]{2})/([0-9]{2})/([0-9]{4})$`)
+	// Dotted dates are day first: 31.01.2024.
+	reDotted = regexp.MustCompile(`^([0-9]{2})\.([0-9]{2})\.([0-9]{4})$`)
 )
 
 // oracleBlank: "" or only ASCII whitespace.
@@ -108,9 +110,14 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
 // oracleDate returns the day number of v read day-first and month-first
 // (equal when v is not a slash date), and which readings are valid.
+// Dotted dates read day first only.
 func oracleDate(v string) (dmy, mdy int64, dmyOK, mdyOK bool) {
 	if m := reYMD.FindStringSubmatch(v); m != nil && v[4] == v[7] {
 		day, ok := validDate(atoi(m[1]), atoi(m[2]), atoi(m[3]))
+		return day, day, ok, ok
+	}
+	if m := reDotted.FindStringSubmatch(v); m != nil {
+		day, ok := validDate(atoi(m[3]), atoi(m[2]), atoi(m[1]))
 		return day, day, ok, ok
 	}
 	if m := reSlash.FindStringSubmatch(v); m != nil {

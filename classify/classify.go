@@ -103,6 +103,10 @@ type Result struct {
 	Category   GDPRCategory `json:"gdpr_category"`
 	Confidence float64      `json:"confidence"` // calibrated probability the label is right, 0..1
 	Evidence   []string     `json:"evidence"`   // short human reasons; never raw values
+	// Conformance measures the sample against the label's validator, for
+	// the quality checks; nil when the label has none. Never serialised: it
+	// holds sampled values.
+	Conformance *Conformance `json:"-"`
 }
 
 // AlertThreshold is the confidence from which the product raises a
@@ -377,7 +381,9 @@ func classifyAt(name string, sample []string, now time.Time) Result {
 			extra: []string{"no validator, pattern or vocabulary matched enough of the values"}}
 		best.conf = 0.3
 	}
-	return c.result(best, byLabel)
+	r := c.result(best, byLabel)
+	r.Conformance = c.conformance(best.label)
+	return r
 }
 
 // score computes p, name relation and confidence of k.

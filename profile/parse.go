@@ -258,12 +258,24 @@ func daysFromCivil(y, m, d int) int64 {
 	return int64(era)*146097 + int64(doe) - 719468
 }
 
-// parseDate accepts 2006-01-02, 2006/01/02, 02/01/2006 and 01/02/2006. It
-// returns the day number under a day-first reading and under a month-first
-// reading of slash dates (equal for unambiguous values).
+// parseDate accepts 2006-01-02, 2006/01/02, 02/01/2006, 01/02/2006 and
+// 02.01.2006 (day first, as German, Nordic and Eastern European exports
+// write it: a dotted date is never month first). It returns the day number
+// under a day-first reading and under a month-first reading of slash dates
+// (equal for unambiguous values).
 func parseDate(s string) (dmy, mdy int64, cls dateClass, ok bool) {
 	if len(s) != 10 {
 		return 0, 0, 0, false
+	}
+	if s[2] == '.' && s[5] == '.' {
+		d, ok1 := digits2(s, 0)
+		m, ok2 := digits2(s, 3)
+		y, ok3 := digits4(s, 6)
+		if !ok1 || !ok2 || !ok3 || !validYMD(y, m, d) {
+			return 0, 0, 0, false
+		}
+		n := daysFromCivil(y, m, d)
+		return n, n, dateUnambiguous, true
 	}
 	if (s[4] == '-' && s[7] == '-') || (s[4] == '/' && s[7] == '/') {
 		y, ok1 := digits4(s, 0)

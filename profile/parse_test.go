@@ -86,6 +86,9 @@ func TestParseDate(t *testing.T) {
 		{"0001-01-01", "0001-01-01", "0001-01-01", dateUnambiguous, true},
 		{"2023-02-29", "", "", 0, false}, {"2024-13-01", "", "", 0, false}, {"13/13/2024", "", "", 0, false},
 		{"2024-1-01", "", "", 0, false}, {"2024-01-01T", "", "", 0, false}, {"2024.01.01", "", "", 0, false},
+		{"31.12.2024", "2024-12-31", "2024-12-31", dateUnambiguous, true},
+		{"02.01.2006", "2006-01-02", "2006-01-02", dateUnambiguous, true}, // dotted: day first only
+		{"29.02.2023", "", "", 0, false}, {"12.31.2024", "", "", 0, false}, {"1.2.2024", "", "", 0, false}, {"31.12-2024", "", "", 0, false},
 	} {
 		dmy, mdy, cls, ok := parseDate(tc.in)
 		if ok != tc.ok {

@@ -50,6 +50,33 @@ func invalidFormatMessage(column, format string, n, nonEmpty int64) string {
 		n, nonEmpty, column, percent(n, nonEmpty), format, DescribeFormat(format))
 }
 
+func invalidValueMessage(column, rule string, n, nonEmpty int64, estimated bool) string {
+	return capitalise(fmt.Sprintf("%s of %d values of %q (%s) are not valid %s.",
+		about(n, estimated), nonEmpty, column, percent(n, nonEmpty), rule))
+}
+
+func outsideVocabularyMessage(column string, n, nonEmpty, members int64) string {
+	return fmt.Sprintf("%d of %d values of %q (%s) occur only once, outside the column's %d repeated values.",
+		n, nonEmpty, column, percent(n, nonEmpty), members)
+}
+
+// inconsistentFormatMessage lists up to six layouts with their counts.
+func inconsistentFormatMessage(column string, formats []formatShare, n, nonEmpty int64, estimated bool) string {
+	const shown = 6
+	var b strings.Builder
+	for i, f := range formats[:min(len(formats), shown)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", f.format, about(f.count, estimated))
+	}
+	if len(formats) > shown {
+		fmt.Fprintf(&b, " and %d more", len(formats)-shown)
+	}
+	return capitalise(fmt.Sprintf("%s of %d values of %q (%s) are not written like the rest: the column mixes %d formats, %s.",
+		about(n, estimated), nonEmpty, column, percent(n, nonEmpty), len(formats), b.String()))
+}
+
 func typeMismatchMessage(column, typ string, n, nonEmpty int64) string {
 	return fmt.Sprintf("%d of %d values of %q (%s) are not %s values, unlike the rest of the column.",
 		n, nonEmpty, column, percent(n, nonEmpty), typ)

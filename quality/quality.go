@@ -6,16 +6,19 @@
 // Per column, with non-empty = Count − Nulls − Empty:
 //
 //   - Completeness = 100 × (1 − (Nulls + Empty) / Count); 100 when Count is 0.
-//   - Validity = 100 × TypeConformance for typed columns (integer, float,
-//     boolean, date, datetime). For string columns, 100 × FormatConformance
-//     when the dominant format covers at least 50% of the values, else 100
-//     (free text has no format to violate). 100 for a column with no
-//     non-empty value.
+//   - Validity and Consistency follow the column's meaning (validity.go):
+//     for a column whose label has a validator (e-mail, phone, IBAN, card,
+//     national IDs, IP, dates), Validity is 100 × the share of sampled
+//     values it accepts and Consistency the share written in the most used
+//     layout (dates) or Validity (others); for typed columns, Validity is
+//     100 × TypeConformance and Consistency 100 × FormatConformance; for
+//     categories, Validity is 100 less the share of values outside the
+//     column's set, Consistency 100; for names, addresses, free text and the
+//     special categories' vocabularies, both are 100; for other string
+//     columns (codes), both are 100 × FormatConformance when the dominant
+//     format covers at least 50% of the values, else 100 (free text has no
+//     format to violate). Both are 100 for a column with no non-empty value.
 //   - Uniqueness = 100: uniqueness is a file-level measure.
-//   - Consistency = 100 × FormatConformance, except for string columns
-//     whose dominant format covers less than 50% of the values (free text,
-//     names: no format to be consistent with), which get 100; 100 for a
-//     column with no non-empty value.
 //   - Score = 0.35 Completeness + 0.30 Validity + 0.20 Uniqueness +
 //     0.15 Consistency.
 //
@@ -33,12 +36,19 @@
 //     (critical). Count: nulls + empty.
 //   - duplicate_rows (file level): any duplicate row (warning), above 10% of
 //     the rows (critical). Count: DuplicateRows.
-//   - invalid_format (warning): FormatConformance below 95% where a format
-//     is meaningful: string columns whose dominant format covers at least
-//     50% (the same rule as validity), and date, datetime and boolean
-//     columns. Numeric columns are left out: the shape of a number varies
-//     with its value ("10" and "10.5"). Count: the estimated number of
+//   - invalid_format (warning), by the column's validity rule: values its
+//     label's validator refuses, above 5% of the sample (count scaled from
+//     it; examples: refused values); category values outside the column's
+//     set; otherwise FormatConformance below 95% where a format is
+//     meaningful: codes (string columns whose dominant format covers at
+//     least 50%) and boolean, date and datetime columns without a date
+//     validator. Numeric columns are left out: the shape of a number varies
+//     with its value ("10" and "10.5"). Count: the (estimated) number of
 //     non-conforming values; examples: sampled values not in the format.
+//   - inconsistent_format (info): a date or timestamp column whose values
+//     are written in more than one layout. Count: values not in the most
+//     used layout; the message lists the layouts with their counts, the
+//     examples show one value of each other layout.
 //   - type_mismatch (warning): a typed column where some but less than 5% of
 //     the non-empty values do not parse as its type (at 5% or more the
 //     profiler would have inferred string). Count: estimated number of such
@@ -69,18 +79,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/profile"
 )
 
 // Issue kinds.
 const (
-	KindMissingValues    = "missing_values"
-	KindInvalidFormat    = "invalid_format"
-	KindDuplicateRows    = "duplicate_rows"
-	KindTypeMismatch     = "type_mismatch"
-	KindConstantColumn   = "constant_column"
-	KindOutliers         = "outliers"
-	KindInconsistentCase = "inconsistent_case"
+	KindMissingValues      = "missing_values"
+	KindInvalidFormat      = "invalid_format"
+	KindDuplicateRows      = "duplicate_rows"
+	KindTypeMismatch       = "type_mismatch"
+	KindConstantColumn     = "constant_column"
+	KindOutliers           = "outliers"
+	KindInconsistentCase   = "inconsistent_case"
+	KindInconsistentFormat = "inconsistent_format"
 )
 
 // Severities.
@@ -142,6 +154,9 @@ type Meaning struct {
 	Personal bool
 	// Label is the column's label (classify); "" when unknown.
 	Label string
+	// Conformance is the column's sample checked by its label's validator
+	// (classify); nil when the label has none.
+	Conformance *classify.Conformance
 }
 
 // Assess scores a profile. meaning tells per column name what its
@@ -158,7 +173,7 @@ func Assess(p *profile.Profile, meaning func(column string) Meaning) Report {
 	var sum Dimensions
 	for i := range p.Columns {
 		c := &p.Columns[i]
-		d := columnDimensions(c)
+		d := columnDimensions(c, meaning(c.Name))
 		sum.Completeness += d.Completeness
 		sum.Validity += d.Validity
 		sum.Consistency += d.Consistency
@@ -226,7 +241,7 @@ func isTyped(typ string) bool {
 	return false
 }
 
-func columnDimensions(c *profile.Column) Dimensions {
+func columnDimensions(c *profile.Column, m Meaning) Dimensions {
 	d := Dimensions{Completeness: 100, Validity: 100, Uniqueness: 100, Consistency: 100}
 	if c.Count > 0 {
 		d.Completeness = 100 * (1 - share(missing(c), c.Count))
@@ -234,18 +249,25 @@ func columnDimensions(c *profile.Column) Dimensions {
 	if nonEmpty(c) == 0 {
 		return d
 	}
-	fc := unit(c.FormatConformance)
-	if c.InferredType != profile.TypeString || fc >= 0.5 {
-		d.Consistency = 100 * fc
-	}
-	switch {
-	case c.InferredType == profile.TypeString:
-		if fc >= 0.5 {
-			d.Validity = 100 * fc
+	switch rule := validityRuleOf(c, m); rule {
+	case ruleValidator:
+		v := m.Conformance
+		d.Validity = 100 * (1 - float64(v.Failed)/float64(v.Checked))
+		d.Consistency = d.Validity
+		if len(v.Formats) > 0 {
+			d.Consistency = 100 * float64(v.Formats[0].Count) / float64(v.Checked)
 		}
-	case c.InferredType == profile.TypeEmpty:
-	default: // typed, or unknown to this version: trust TypeConformance
+	case ruleVocabulary:
+		if n, _ := outsideVocabulary(c); n > 0 {
+			d.Validity = 100 * (1 - share(n, nonEmpty(c)))
+		}
+	case ruleTyped:
 		d.Validity = 100 * unit(c.TypeConformance)
+		d.Consistency = 100 * unit(c.FormatConformance)
+	case rulePattern:
+		if fc := unit(c.FormatConformance); fc >= 0.5 {
+			d.Validity, d.Consistency = 100*fc, 100*fc
+		}
 	}
 	return d
 }
@@ -280,14 +302,8 @@ func columnIssues(c *profile.Column, m Meaning) []Issue {
 		return out
 	}
 
-	fc := unit(c.FormatConformance)
-	formatApplies := c.Format != "" && fc < 0.95 && !isNumeric(c.InferredType) &&
-		(isTyped(c.InferredType) || (c.InferredType == profile.TypeString && fc >= 0.5))
-	if formatApplies {
-		ex := pick(c.Sample, func(v string) bool { return !profile.MatchesFormat(c.Format, v) })
-		n := atLeast1(math.Round((1 - fc) * float64(ne)))
-		add(Issue{Kind: KindInvalidFormat, Severity: SeverityWarning, Count: n, Examples: ex,
-			Message: invalidFormatMessage(c.Name, c.Format, n, ne)})
+	for _, is := range validityIssues(c, m, ne) {
+		add(is)
 	}
 
 	if isTyped(c.InferredType) {
