@@ -11,8 +11,9 @@
 //     "email" whose values are not e-mail addresses is not email, and a column
 //     of valid addresses named "x" is email. Some labels are inherently
 //     ambiguous from values alone (age, postal_code, password, date_of_birth,
-//     most special categories); those additionally require a name hint, and
-//     the values must still fit.
+//     passport_number, driver_license, bank_account, username, most special
+//     categories); those additionally require a name hint, and the values
+//     must still fit.
 //   - Validators outrank patterns: checksums (Luhn, IBAN mod-97, national-ID
 //     control digits) and libphonenumber give more strength than shape
 //     patterns, which give more than vocabularies.
@@ -30,7 +31,8 @@
 //     address is free_text (the share of values that are addresses counts,
 //     not values containing one).
 //   - Names are read like names. Words that qualify personal data after it
-//     (email_verified, phone_type, age_group) turn the hint off; before it
+//     (email_verified, phone_type, age_group) turn the hint off (but age
+//     bands under age_group are still age); before it
 //     they describe the data (verified_email, known_conditions), and
 //     compounds name the data itself (blood_type, ethnic_group). Identifier
 //     words count at the head of the name only (order_id, but not
@@ -55,7 +57,16 @@
 // unformatted digits 0.8); 0.95 for self-identifying formats (bcrypt/argon2
 // hashes, key prefixes, UUIDs, IP addresses, dates, currency amounts); about
 // 0.9 for structural patterns (US SSN rules, addresses, postal codes, birth
-// dates, coordinates, blood types and pressures); 0.85 for the date-only
+// dates, coordinates, blood types and pressures; 0.85 for age bands); 1.0
+// for VINs whose ISO 3779 check digit holds; 0.95 for MAC addresses and URLs;
+// 0.85 for the name-bound shapes of passport, driver's licence and bank
+// account numbers and usernames; 0.8 for values a name vouches for though
+// they fall short of the validator — card-length numbers with an issuer
+// prefix that fail Luhn (test data) under a card name, VINs failing the
+// check digit (optional outside North America) under a VIN name, numbers in
+// national phone groupings that no numbering plan assigns (fictional 555
+// numbers) under a phone name, and street names without a house number under
+// an address name; 0.85 for the date-only
 // Danish CPR check (0.95 when the legacy mod-11 also holds), for
 // vocabularies (special categories, membership flags), and for birth dates
 // written as spreadsheet serial day numbers; gender 0.9 for words and 0.8 for
@@ -64,8 +75,9 @@
 // A column whose sample is one or two distinct values repeated gets
 // 0.7 × strength (a default or test value). name is +0.10 when the column
 // name agrees with the label (same family), −0.15 when it names a different
-// kind of personal data, an identifier (except for national IDs), a boolean
-// or money, and 0 otherwise.
+// kind of personal data, an identifier (except for labels that are
+// identifiers themselves: national IDs, VINs, passport, licence and bank
+// account numbers), a boolean or money, and 0 otherwise.
 //
 // The Wilson bound makes small samples count less: a perfect match over 10
 // values gives base 0.72, over 50 values 0.93, over 1000 values 0.996; a 90%
@@ -73,9 +85,9 @@
 // or p ≥ 0.70 when the name agrees, so up to ~15% junk is tolerated. These are
 // heuristic probabilities tuned so that 0.8 — the product's alert threshold
 // (IsPersonal) — is reached by clean columns of a few dozen values or more,
-// and not by a single weak signal. The labelled corpus of package
-// evaluation/columns (make eval) measures labels, false positives and
-// calibration against the product's targets.
+// and not by a single weak signal. The labelled corpora of packages
+// evaluation/columns and evaluation/realworld (make eval) measure labels,
+// false positives and calibration against the product's targets.
 //
 // Column is safe for concurrent use.
 package classify
@@ -136,6 +148,12 @@ const (
 	LabelPassword     = "password"
 	LabelPasswordHash = "password_hash"
 	LabelSecret       = "secret"
+	LabelVIN          = "vin"
+	LabelPassport     = "passport_number"
+	LabelDriverLic    = "driver_license"
+	LabelBankAccount  = "bank_account"
+	LabelMAC          = "mac_address"
+	LabelUsername     = "username"
 
 	LabelHealth      = "health"
 	LabelReligion    = "religion"
@@ -146,6 +164,7 @@ const (
 	LabelTradeUnion  = "trade_union"
 
 	LabelIdentifier = "identifier"
+	LabelURL        = "url"
 	LabelCategory   = "category"
 	LabelNumber     = "number"
 	LabelMoney      = "money"
@@ -161,8 +180,22 @@ var personalLabels = map[string]bool{
 	LabelSSN: true, LabelSEPnr: true, LabelFIHetu: true, LabelNOFnr: true, LabelDKCPR: true, LabelIP: true,
 	LabelPersonName: true, LabelStreet: true, LabelPostalCode: true, LabelDateOfBirth: true,
 	LabelGender: true, LabelAge: true, LabelGeo: true, LabelPassword: true, LabelPasswordHash: true,
-	LabelSecret: true,
+	LabelSecret: true, LabelVIN: true, LabelPassport: true, LabelDriverLic: true, LabelBankAccount: true,
+	LabelMAC: true, LabelUsername: true,
 }
+
+// Why the newer labels are personal or not:
+//   - vin: a vehicle identification number names one vehicle, and registers
+//     link it to its keeper, so it identifies a person indirectly (as the
+//     number plate does); it is personal wherever the data set is about
+//     people's vehicles, which is where VINs appear.
+//   - passport_number, driver_license, bank_account: numbers issued to one
+//     person (or to an account held by one).
+//   - mac_address, username: online identifiers (GDPR Recital 30), like IP
+//     addresses: a device's hardware address and a login name single out
+//     their user.
+//   - url is none: a web address names a page, not a person; personal data
+//     inside some URLs (a profile path, a token) is not what the label says.
 
 var specialLabels = map[string]bool{
 	LabelHealth: true, LabelReligion: true, LabelEthnicity: true, LabelOrientation: true,
@@ -195,6 +228,8 @@ var labelPhrase = map[string]string{
 	LabelPolitical: "political opinion", LabelBiometric: "biometric data", LabelTradeUnion: "trade union membership",
 	LabelIdentifier: "identifier", LabelCategory: "category", LabelNumber: "number", LabelMoney: "money amount",
 	LabelDatetime: "timestamp", LabelDate: "date", LabelBoolean: "boolean", LabelFreeText: "free text",
+	LabelVIN: "vehicle identification number", LabelPassport: "passport number", LabelDriverLic: "driver's licence number",
+	LabelBankAccount: "bank account number", LabelMAC: "MAC address", LabelUsername: "username", LabelURL: "URL",
 }
 
 // IsPersonal reports whether r is personal data (category personal or

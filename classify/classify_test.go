@@ -260,7 +260,7 @@ func hardNegatives() []colCase {
 		}), "", 0},
 		{"sha256 file checksums", "file_checksum", g.column(n, 0, func() string { return g.Chars(64, "0123456789abcdef") }), "", 0},
 		{"uuid session", "session", g.column(n, 0, g.uuid), LabelIdentifier, 0},
-		{"age groups", "age_group", g.column(n, 0, func() string { return g.Pick("18-25", "26-35", "36-50", "51+") }), LabelCategory, 0},
+		{"age group codes", "age_group", g.column(n, 0, func() string { return g.Pick("1", "2", "3", "4", "5") }), LabelCategory, 0}, // bands are age (realworld_test.go)
 		{"sizes", "size", g.column(n, 0, func() string { return g.Pick("S", "M", "L", "XL", "XS") }), LabelCategory, 0},
 		{"quantities 0-120", "quantity", g.column(n, 0, func() string { return strconv.Itoa(g.Between(0, 120)) }), "", 0},
 		{"temperatures", "temperature", g.column(n, 0, func() string { return fmtNum(-30+g.Float64()*70, 2) }), LabelNumber, 0},

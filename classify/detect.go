@@ -15,7 +15,8 @@ var detectors = []detector{
 	detEmail, detPhone, detCard, detIBAN, detSSN, detSEPnr, detFIHetu, detNOFnr, detDKCPR, detIP,
 	detPersonName, detStreet, detPostal, detDOB, detGender, detAge, detGeo, detPassword, detPasswordHash,
 	detSecret, detHealth, detReligion, detEthnicity, detOrientation, detPolitical, detBiometric,
-	detTradeUnion, detUUID, detMoney, detTemporal, detBoolean, detGeneric,
+	detTradeUnion, detVIN, detPassport, detDriverLicense, detBankAccount, detMAC, detUsername, detURL,
+	detUUID, detMoney, detTemporal, detBoolean, detGeneric,
 }
 
 // Priorities for ties (higher wins): checksum-validated personal data first,
@@ -254,7 +255,7 @@ func detPhone(c *column) *cand {
 		}
 	}
 	var m, strengthSum float64
-	bareMatches, seen := 0, 0
+	bareMatches, unplanned, seen := 0, 0, 0
 	for i, s := range sh {
 		seen += s.it.c
 		if s.form == pfIntl {
@@ -277,18 +278,27 @@ func detPhone(c *column) *cand {
 		if !ok && s.form != pfTrunk && hint && len(s.digits) >= 10 {
 			r, ok = pn.validIntl(s.digits) // international, the '+' lost: 46701234567, 46 70 123 45 67
 		}
+		w := 0.9
+		if !ok && hint && s.form != pfBare && groupedPhone(s.v) {
+			// Written like a phone number under a phone name, but in no
+			// numbering plan: fictional 555 numbers, unassigned ranges.
+			ok, w, r = true, groupedPhoneStrength, ""
+		}
 		if !ok {
 			if seen >= 100 && m*2 < float64(seen) {
 				return nil
 			}
 			continue
 		}
-		regionCount[r] += s.it.c
-		w := 0.9
-		switch s.form {
-		case pfTrunk:
+		if r != "" {
+			regionCount[r] += s.it.c
+		}
+		switch {
+		case r == "":
+			unplanned += s.it.c
+		case s.form == pfTrunk:
 			w = 0.95
-		case pfBare:
+		case s.form == pfBare:
 			bareMatches += s.it.c
 			if !hint {
 				w = 0.8
@@ -318,6 +328,9 @@ func detPhone(c *column) *cand {
 	if len(top) > 0 {
 		k.extra = append(k.extra, "numbering plans: "+strings.Join(top, ", "))
 	}
+	if unplanned > 0 {
+		k.extra = append(k.extra, fmt.Sprintf("%d%% are written like phone numbers but fit no numbering plan (fictional or unassigned)", pct(float64(unplanned)/m)))
+	}
 	if float64(bareMatches) > m/2 {
 		k.extra = append(k.extra, "most numbers are unformatted digit strings, which weakens the evidence")
 	}
@@ -327,9 +340,15 @@ func detPhone(c *column) *cand {
 // ---------------------------------------------------------------------------
 // Financial
 
+// cardIssuerOnlyStrength is what a card-length number with a valid issuer
+// prefix but a failing Luhn check proves under a card name: test data and
+// made-up numbers are written that way, real PANs never are.
+const cardIssuerOnlyStrength = 0.8
+
 func detCard(c *column) *cand {
-	brands := map[string]int{}
-	shaped := 0
+	brands, failBrands := map[string]int{}, map[string]int{}
+	shaped, issuerOnly := 0, 0.0
+	var issuerDigits []string
 	m := c.count(func(it item) bool {
 		d, ok := cardDigits(it.v)
 		if !ok {
@@ -337,19 +356,35 @@ func detCard(c *column) *cand {
 		}
 		shaped += it.c
 		b := cardBrand(d)
-		if b == "" || !luhnValid(d) {
+		if b == "" {
+			return false
+		}
+		if !luhnValid(d) {
+			issuerOnly += float64(it.c)
+			issuerDigits = append(issuerDigits, d)
+			failBrands[b] += it.c
 			return false
 		}
 		brands[b] += it.c
 		return true
 	})
-	if m == 0 {
-		return nil
-	}
 	k := &cand{label: LabelPaymentCard, matches: m, strength: 1.0, tier: 1, prio: prioChecksum + 2,
 		what: "pass the Luhn check with an issuer prefix valid for their length"}
-	if shaped > 0 && float64(shaped) > m {
+	// Only the name may turn Luhn failures into card numbers: without it,
+	// 16-digit codes starting with 4 or 5 are anything.
+	if c.hint(LabelPaymentCard) && issuerOnly > 0 && !sequentialNumbers(issuerDigits) {
+		k.strength = (m + issuerOnly*cardIssuerOnlyStrength) / (m + issuerOnly)
+		k.matches = m + issuerOnly
+		k.what = "have a card length and an issuer prefix valid for it"
+		k.extra = append(k.extra, fmt.Sprintf("%d%% of them fail the Luhn check, as test and made-up card numbers do", pct(issuerOnly/k.matches)))
+		for b, n := range failBrands {
+			brands[b] += n
+		}
+	} else if shaped > 0 && float64(shaped) > m {
 		k.extra = append(k.extra, fmt.Sprintf("%d%% of 13–19 digit values fail Luhn or issuer rules (chance pass rate is about 10%%)", pct(1-m/float64(shaped))))
+	}
+	if k.matches == 0 {
+		return nil
 	}
 	var bs []string
 	for b := range brands {

@@ -23,7 +23,20 @@ var hintDefs = map[string]hintDef{
 	// counts only with a number word (cc_num, ccno).
 	LabelPaymentCard: {tokens: "pan ccnum card cardnumber creditcard kort kortnummer kortti",
 		subs: "cardnumber creditcard ccnumber ccnum ccno ccnr kortnummer cardno debitcard kortinnumero cardnum"},
-	LabelIBAN:        {tokens: "iban", subs: "iban bankaccount accountnumber kontonummer tilinumero kontonr"},
+	LabelIBAN: {tokens: "iban", subs: "iban"},
+	// Account-number names point at bank_account, whose family includes
+	// IBAN: an account_number column of IBANs agrees with its name.
+	LabelBankAccount: {tokens: "acctno acctnum accno accountno", subs: "bankaccount accountnumber accountno accountnum acctnumber acctno acctnum accnumber kontonummer kontonr tilinumero bankkonto"},
+	// A VIN is also called a chassis number (Fahrgestellnummer, chassinummer).
+	LabelVIN:      {tokens: "vin vins vinno vinnumber chassis", subs: "vehicleidentification chassisnumber chassisno fahrgestellnummer chassinummer"},
+	LabelPassport: {tokens: "passport passportno passnr passnummer reisepass passeport pasaporte passaporto", subs: "passport reisepass passeport pasaporte passnummer"},
+	// A bare "license" is as often a software licence or a number plate:
+	// only driver's licence and licence-number names count.
+	LabelDriverLic: {tokens: "dl dlno dlnum dlnumber", subs: "driverlicense driverslicense driverlicence driverslicence drivinglicense drivinglicence licensenumber licencenumber licenseno licenceno körkort korkort ajokortti førerkort forerkort kørekort korekort führerschein fuehrerschein permisdeconduire"},
+	LabelMAC:       {tokens: "mac macaddr macaddress hwaddr hwaddress", subs: "macaddress macaddr hwaddress hwaddr"},
+	// A bare "handle" is as often a product slug (Shopify's Handle column).
+	LabelUsername:    {tokens: "username usernames login logon screenname nickname nick uname", subs: "username screenname loginname userlogin twitterhandle instagramhandle socialhandle userhandle githubhandle tiktokhandle benutzername användarnamn anvandarnamn käyttäjätunnus kayttajatunnus brukernavn brugernavn"},
+	LabelURL:         {tokens: "url urls uri link href website homepage referrer referer", subs: "url homepage website weblink"},
 	LabelNationalID:  {tokens: "nin nationalid natid idnumber personalnumber", subs: "nationalid nationalidentity identitynumber personalidentitynumber personalnumber citizenid idnumber"},
 	LabelSSN:         {tokens: "ssn socsec", subs: "socialsecurity"},
 	LabelSEPnr:       {tokens: "pnr personnr personnummer samordningsnummer", subs: "personnummer personnr samordningsnummer"},
@@ -52,7 +65,7 @@ var hintDefs = map[string]hintDef{
 	// code are identifiers, invoice_age_days and code_postal are not.
 	LabelIdentifier: {tokens: "id uuid guid code no nr num number ref reference sku ean upc isbn gtin imei serial slug checksum digest sha sha1 sha256 md5 etag invoice order key",
 		subs: "ordernumber orderno invoiceno invoicenumber nummer nr numero tunnus", head: true},
-	LabelMoney:    {tokens: "price amount cost total fee fees revenue salary wage balance subtotal tax vat discount payment charge belopp pris hinta summa betrag preis prix montant usd eur sek gbp nok dkk income spend budget profit", subs: "price amount belopp"},
+	LabelMoney:    {tokens: "price amount cost total fee fees charges pay revenue salary wage balance subtotal tax vat discount payment charge belopp pris hinta summa betrag preis prix montant usd eur sek gbp nok dkk income spend budget profit", subs: "price amount belopp"},
 	LabelDatetime: {tokens: "timestamp ts datetime time at updated created modified occurred logged", subs: "timestamp datetime"},
 	LabelDate:     {tokens: "date day dt datum päivämäärä paivamaara dato", subs: "date datum"},
 	LabelBoolean:  {tokens: "is has flag enabled disabled active verified confirmed deleted valid optin consent can should bool", subs: ""},
@@ -199,9 +212,13 @@ func analyzeName(raw string) nameInfo {
 	if personishTokens[ni.head()] && !nonPerson && !ni.hints[LabelPersonName] {
 		ni.weakPersonName = true
 	}
+	// A column called just "user" (web logs, audit trails) names its user.
+	if len(ni.tokens) == 1 && ni.tokens[0] == "user" {
+		ni.hints[LabelUsername] = true
+	}
 	// Refinements of overlapping hints.
-	if ni.hints[LabelEmail] || ni.hints[LabelIP] {
-		delete(ni.hints, LabelStreet) // email_address, ip_address
+	if ni.hints[LabelEmail] || ni.hints[LabelIP] || ni.hints[LabelMAC] || ni.hints[LabelURL] {
+		delete(ni.hints, LabelStreet) // email_address, ip_address, mac_address, web_address
 	}
 	if ni.hints[LabelBiometric] && ni.tokenSet["fingerprint"] {
 		for _, t := range []string{"ssh", "key", "cert", "certificate", "device", "browser", "tls", "ssl", "gpg", "pgp", "file", "public", "host", "sha", "sha1", "sha256", "md5", "client", "request", "hash"} {
@@ -338,8 +355,26 @@ func family(label string) string {
 		return "credential"
 	case LabelDate, LabelDatetime:
 		return "temporal"
+	case LabelIBAN, LabelBankAccount:
+		return "bank_account"
 	}
 	return label
+}
+
+// usernameNeutral are the labels a user or login name does not contradict:
+// many systems log users in by e-mail address, a "user" column may hold
+// their names, and last_login is a time.
+var usernameNeutral = map[string]bool{LabelEmail: true, LabelPersonName: true, LabelDate: true, LabelDatetime: true}
+
+// identifierKind reports whether a label is itself an identifier (of a
+// person, a document, an account or a vehicle), so that an identifier
+// name (customer_id, vehicle_id, passport_no) does not contradict it.
+func identifierKind(label string) bool {
+	switch family(label) {
+	case "national_id", "bank_account", LabelVIN, LabelPassport, LabelDriverLic:
+		return true
+	}
+	return false
 }
 
 // relation says whether the column name agrees with label, conflicts with it,
@@ -362,8 +397,11 @@ func (ni nameInfo) relation(label string) (agree, conflict bool, other string) {
 	}
 	best := ""
 	for h := range ni.hints {
-		if h == LabelIdentifier && fam == "national_id" {
+		if h == LabelIdentifier && identifierKind(label) {
 			continue // national ids are identifiers: customer_id holding personnummer
+		}
+		if h == LabelUsername && usernameNeutral[label] {
+			continue
 		}
 		switch {
 		case isSensitiveLabel(h), h == LabelIdentifier, h == LabelBoolean, h == LabelMoney:

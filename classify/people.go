@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,11 +42,13 @@ func casedNameShape(v string) (ok, dict, multi bool) {
 	if len(v) < 2 || len(v) > 80 {
 		return false, false, false
 	}
-	if i := strings.IndexByte(v, ','); i > 0 {
-		if strings.Count(v, ",") > 1 {
-			return false, false, false
+	for _, sep := range []byte{',', '/'} { // "Last, First"; airline "LAST/FIRST"
+		if i := strings.IndexByte(v, sep); i > 0 {
+			if strings.Count(v, string(sep)) > 1 {
+				return false, false, false
+			}
+			v = strings.TrimSpace(v[i+1:]) + " " + strings.TrimSpace(v[:i])
 		}
-		v = strings.TrimSpace(v[i+1:]) + " " + strings.TrimSpace(v[:i])
 	}
 	fields := strings.Fields(v)
 	if len(fields) == 0 || len(fields) > 6 {
@@ -228,13 +231,53 @@ func prepositionStreet(fields []string) bool {
 var streetPrepositions = setOf(`am an im in auf zum zur unter hinter vor bei beim über aan op bij achter`)
 var streetArticles = setOf(`der den dem die das de het`)
 
+// streetName reports whether v names a street without a house number:
+// Main Street, Rue de la Paix, Storgatan — two to six words, one of them a
+// street word and none a digit, or one compound street name.
+func streetName(v string) bool {
+	fields := strings.Fields(v)
+	if len(fields) < 1 || len(fields) > 6 || strings.ContainsAny(v, "0123456789@") {
+		return false
+	}
+	if len(fields) == 1 {
+		lf := strings.ToLower(v)
+		return !streetWords[lf] && streetWord(v) && nameWord(v)
+	}
+	for _, f := range fields {
+		if streetWord(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// streetNameStrength is what a street without a house number proves under
+// an address name: the street is known, the dwelling is not.
+const streetNameStrength = 0.8
+
 func detStreet(c *column) *cand {
-	m := c.count(func(it item) bool { return isStreetAddress(it.v) })
+	named := c.hint(LabelStreet)
+	var full, bare float64
+	c.count(func(it item) bool {
+		switch {
+		case isStreetAddress(it.v):
+			full += float64(it.c)
+		case named && streetName(it.v):
+			bare += float64(it.c)
+		}
+		return false
+	})
+	m := full + bare
 	if m == 0 {
 		return nil
 	}
-	return &cand{label: LabelStreet, matches: m, strength: 0.9, tier: 1, prio: prioPersonal,
+	k := &cand{label: LabelStreet, matches: m, strength: (0.9*full + streetNameStrength*bare) / m, tier: 1, prio: prioPersonal,
 		what: "look like street addresses (house number and a street word such as street, gatan, katu, gade, straße, rue)"}
+	if bare > 0 {
+		k.what = "look like street addresses (a street word such as street, gatan, katu, gade, straße, rue)"
+		k.extra = append(k.extra, fmt.Sprintf("%d%% of them have no house number", pct(bare/m)))
+	}
+	return k
 }
 
 // postalShape matches postal codes of the countries the product serves.
@@ -412,14 +455,23 @@ func detGender(c *column) *cand {
 }
 
 func detAge(c *column) *cand {
-	if !c.hint(LabelAge) {
+	// A name that qualifies age (age_group, age_band) still says age when
+	// the values are bands: a band is a person's age, told less exactly.
+	// Plain numbers under such a name are group codes (age_group 1 to 5).
+	bandsOnly := !c.hint(LabelAge) && slices.Contains(c.name.droppedHints, LabelAge)
+	if !c.hint(LabelAge) && !bandsOnly {
 		return nil
 	}
 	distinct := 0
+	var bands float64
 	m := c.count(func(it item) bool {
-		n, ok := wholeNumber(it.v)
-		if ok && n >= 0 && n <= 120 {
+		if n, ok := wholeNumber(it.v); ok && n >= 0 && n <= 120 && !bandsOnly {
 			distinct++
+			return true
+		}
+		if ageBand(it.lower) {
+			distinct++
+			bands += float64(it.c)
 			return true
 		}
 		return false
@@ -427,8 +479,46 @@ func detAge(c *column) *cand {
 	if m == 0 || (c.n >= 20 && distinct < 3) {
 		return nil
 	}
-	return &cand{label: LabelAge, matches: m, strength: 0.9, tier: 1, prio: prioPersonal,
+	k := &cand{label: LabelAge, matches: m, strength: 0.9, tier: 1, prio: prioPersonal,
 		what: "are whole numbers between 0 and 120"}
+	if bands > 0 {
+		k.what = "are ages or age bands between 0 and 120"
+		k.strength = (0.9*(m-bands) + ageBandStrength*bands) / m
+	}
+	return k
+}
+
+// ageBandStrength: a band (25-34) says less than an age, and spans that
+// look like bands also count other things (store hours, shoe sizes).
+const ageBandStrength = 0.85
+
+// ageBand matches the age bands of surveys and exports, lower-cased:
+// 18-24, 25–34, 25 - 34, 18 to 24, 65+, 65 and over, under 18, <18.
+func ageBand(lower string) bool {
+	v := strings.TrimSpace(lower)
+	for _, suf := range []string{"+", " and over", " and older", " or older", " years and over", " plus"} {
+		if n, ok := strings.CutSuffix(v, suf); ok {
+			return ageNumber(n)
+		}
+	}
+	for _, pre := range []string{"under ", "<", "> ", ">", "< "} {
+		if n, ok := strings.CutPrefix(v, pre); ok {
+			return ageNumber(n)
+		}
+	}
+	for _, sep := range []string{"-", "–", " to "} {
+		if lo, hi, ok := strings.Cut(v, sep); ok {
+			l, okl := parseInt(strings.TrimSpace(lo))
+			h, okh := parseInt(strings.TrimSpace(hi))
+			return okl && okh && l >= 0 && l < h && h <= 120
+		}
+	}
+	return false
+}
+
+func ageNumber(s string) bool {
+	n, ok := parseInt(strings.TrimSpace(s))
+	return ok && n >= 0 && n <= 120
 }
 
 // parseCoordinate parses a decimal degree written with a '.' decimal point.

@@ -99,3 +99,26 @@ func stripPhoneDecorations(v string) string {
 	}
 	return v
 }
+
+// groupedPhoneStrength is the strength of a number that is written like a
+// phone number, under a phone name, but that libphonenumber rejects.
+const groupedPhoneStrength = 0.8
+
+// groupedPhone reports whether v, already shaped by phoneShape, is written
+// in digit groups the way national phone numbers are — (555) 123-4567,
+// 555.123.4567, 020 7946 0958, 06 12 34 56 78: 9 to 12 digits in three to
+// five groups of two to four digits, the first group allowed one more.
+func groupedPhone(v string) bool {
+	groups := strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(" -./()", r) })
+	if len(groups) < 3 || len(groups) > 5 {
+		return false
+	}
+	digits := 0
+	for i, g := range groups {
+		if !allDigits(g) || len(g) < 2 || len(g) > 4 && !(i == 0 && len(g) == 5) {
+			return false
+		}
+		digits += len(g)
+	}
+	return digits >= 9 && digits <= 12
+}

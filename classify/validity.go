@@ -66,8 +66,15 @@ var valueRules = map[string]valueRule{
 		bare := c.hint(LabelNationalID)
 		return func(v string) bool { ok, _ := dkCPR(v, bare); return ok }
 	}},
-	LabelIP:       {"IP addresses", func(*column) func(string) bool { return func(v string) bool { _, ok := parseIP(v); return ok } }},
-	LabelPhone:    {"phone numbers (libphonenumber)", phoneCheck},
+	LabelIP:    {"IP addresses", func(*column) func(string) bool { return func(v string) bool { _, ok := parseIP(v); return ok } }},
+	LabelPhone: {"phone numbers (libphonenumber)", phoneCheck},
+	LabelMAC:   {"MAC addresses", func(*column) func(string) bool { return isMAC }},
+	LabelURL:   {"web addresses (http, https or ftp with a host)", func(*column) func(string) bool { return isURL }},
+	// A VIN's check digit is only required in North America: the shape is
+	// what every VIN has.
+	LabelVIN: {"vehicle identification numbers (17 characters without I, O or Q)", func(*column) func(string) bool {
+		return func(v string) bool { return classifyVIN(v) != vinNone }
+	}},
 	LabelDate:     {"dates", timeCheck},
 	LabelDatetime: {"dates or timestamps", timeCheck},
 	LabelDateOfBirth: {"dates", func(c *column) func(string) bool {

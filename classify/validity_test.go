@@ -45,6 +45,10 @@ func TestConformance(t *testing.T) {
 		{LabelDate, "day", []string{"2024-01-31", "31/01/2024", "2024-02-30", "2024-02-01", "Feb 1, 2024"},
 			Conformance{Rule: "dates", Checked: 5, Failed: 1, Examples: []string{"2024-02-30"}, Formats: []FormatCount{
 				{"YYYY-MM-DD", 2, "2024-01-31"}, {"DD/MM/YYYY", 1, "31/01/2024"}, {"Mon D, YYYY", 1, "Feb 1, 2024"}}}},
+		{LabelMAC, "mac", []string{"00:1A:2B:3C:4D:5E", "001a.2b3c.4d5e", "00:1A:2B:3C:4D"},
+			Conformance{Rule: "MAC addresses", Checked: 3, Failed: 1, Examples: []string{"00:1A:2B:3C:4D"}}},
+		{LabelVIN, "vin", []string{"1HGCM82633A004352", "WVWZZZ1JZXW000001", "1HGCM82633A00435"},
+			Conformance{Rule: "vehicle identification numbers (17 characters without I, O or Q)", Checked: 3, Failed: 1, Examples: []string{"1HGCM82633A00435"}}},
 	} {
 		c := newColumn(tc.name, tc.sample, testNow)
 		if got := c.conformance(tc.label); got == nil || !reflect.DeepEqual(*got, tc.want) {

@@ -10,8 +10,9 @@ import (
 // Validity follows what a column means. The rule for a column, first match:
 //
 //   - ruleValidator: a string, date or datetime column whose label has a
-//     validator (e-mail, phone, IBAN, payment card, national IDs, IP
-//     addresses, dates): the share of sampled values the validator accepts,
+//     validator (e-mail, phone, IBAN, payment card, national IDs, IP and
+//     MAC addresses, URLs, VINs, dates; classify.Conformance): the share of
+//     sampled values the validator accepts,
 //     however they are spaced or written (an IBAN printed in groups of four
 //     is valid). Consistency is the share written in the most used layout
 //     for dates (inconsistent_format lists the layouts), validity otherwise.

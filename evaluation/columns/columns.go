@@ -67,7 +67,7 @@ type Case struct {
 var committed []byte
 
 // Corpus returns the committed corpus (testdata/corpus.jsonl).
-func Corpus() ([]Case, error) { return decode(bytes.NewReader(committed)) }
+func Corpus() ([]Case, error) { return Decode(bytes.NewReader(committed)) }
 
 // Generate builds the corpus. It is deterministic: the same code gives the
 // same cases, value for value.
@@ -94,15 +94,16 @@ func Generate() []Case {
 // WriteCorpus generates the corpus and writes it to path as JSON Lines.
 func WriteCorpus(path string) error {
 	var buf bytes.Buffer
-	if err := encode(&buf, Generate()); err != nil {
+	if err := Encode(&buf, Generate()); err != nil {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-// encode writes one JSON object per line, without HTML escaping so that
-// values read as they are.
-func encode(w io.Writer, cases []Case) error {
+// Encode writes cases as JSON Lines, one object per line, without HTML
+// escaping so that values read as they are. Other corpora (evaluation/
+// realworld) store their cases the same way.
+func Encode(w io.Writer, cases []Case) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, c := range cases {
@@ -113,7 +114,8 @@ func encode(w io.Writer, cases []Case) error {
 	return nil
 }
 
-func decode(r io.Reader) ([]Case, error) {
+// Decode reads cases written by Encode.
+func Decode(r io.Reader) ([]Case, error) {
 	var cases []Case
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)

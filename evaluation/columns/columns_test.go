@@ -15,7 +15,7 @@ const regenerateHint = "regenerate it with `go run ./cmd/dqs-eval -regenerate`"
 // describes it cannot drift apart.
 func TestCommittedCorpusIsGenerated(t *testing.T) {
 	var fresh bytes.Buffer
-	if err := encode(&fresh, Generate()); err != nil {
+	if err := Encode(&fresh, Generate()); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Equal(fresh.Bytes(), committed) {
@@ -49,10 +49,10 @@ func around(s string, i int) string { return s[max(0, i-40):min(len(s), i+40)] }
 // clock or global random source leaks in).
 func TestGenerateIsDeterministic(t *testing.T) {
 	var a, b bytes.Buffer
-	if err := encode(&a, Generate()); err != nil {
+	if err := Encode(&a, Generate()); err != nil {
 		t.Fatal(err)
 	}
-	if err := encode(&b, Generate()); err != nil {
+	if err := Encode(&b, Generate()); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {

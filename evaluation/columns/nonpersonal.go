@@ -157,7 +157,6 @@ func categorySpecs() []spec {
 		col("cat-phone-type", "phone_type", cat, "-", light, fixed("mobile", "home", "work", "fax")),
 		col("cat-card-brand", "card_brand", cat, "-", light, fixed("Visa", "Mastercard", "American Express", "Maestro")),
 		col("cat-card-type", "card_type", cat, "-", light, fixed("Debit", "Credit", "Prepaid")),
-		col("cat-age-group", "age_group", cat, "-", light, fixed("25-34", "35-44", "18-24", "45-54", "55-64", "65+")),
 		col("cat-product", "product_name", cat, "-", light, func(g *gen) string { return g.Zipf(productAdjectives) + " " + g.Zipf(productWords) }),
 		col("cat-company", "name", cat, "multi", light, company).why("company names in a column called name"),
 		col("cat-size", "size", cat, "-", clean, fixed("M", "L", "S", "XL", "XS", "XXL")),

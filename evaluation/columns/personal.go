@@ -309,6 +309,7 @@ func demographicSpecs() []spec {
 		col("gender-small", "kjønn", gender, "nb-NO", clean, genders("Kvinne", "Mann")).rows(15),
 
 		col("age-en", "age", age, "-", typical, ageOf(0, 100)),
+		col("age-group-bands", "age_group", age, "-", light, fixed("25-34", "35-44", "18-24", "45-54", "55-64", "65+")).why("age bands: a person's age, told less exactly"),
 		col("age-se", "ålder", age, "sv-SE", light, ageOf(18, 95)),
 		col("age-de", "Alter", age, "de-DE", light, ageOf(16, 90)),
 		col("age-fi", "ikä", age, "fi-FI", light, ageOf(0, 100)),

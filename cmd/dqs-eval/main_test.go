@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReportsTheRealWorldCorpusApart: the real-world-shaped corpus has a
+// section of its own, between the main corpus and the dialect check, with
+// its own scores.
+func TestReportsTheRealWorldCorpusApart(t *testing.T) {
+	var out, errs strings.Builder
+	run(nil, &out, &errs)
+	if errs.Len() > 0 {
+		t.Fatalf("stderr: %s", errs.String())
+	}
+	s := out.String()
+	mainAt := strings.Index(s, "== Column classification (")
+	realAt := strings.Index(s, "== Column classification, real-world-shaped corpus (evaluation/realworld) (")
+	diaAt := strings.Index(s, "== CSV dialect detection")
+	if mainAt < 0 || realAt < mainAt || diaAt < realAt {
+		t.Fatalf("sections missing or out of order (%d, %d, %d):\n%s", mainAt, realAt, diaAt, s)
+	}
+	for _, section := range []string{s[mainAt:realAt], s[realAt:diaAt]} {
+		for _, want := range []string{"Macro F1", "False-positive rate", "Confidence ≥ 0.8 accuracy", "[0.95, 1.00]"} {
+			if !strings.Contains(section, want) {
+				t.Errorf("section lacks %q:\n%s", want, section)
+			}
+		}
+	}
+	if !strings.Contains(s[realAt:diaAt], "vin ") || !strings.Contains(s[realAt:diaAt], "mac_address ") {
+		t.Errorf("real-world section should score the new labels:\n%s", s[realAt:diaAt])
+	}
+}
+
+func TestBadFlag(t *testing.T) {
+	var out, errs strings.Builder
+	if code := run([]string{"-nope"}, &out, &errs); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+}
