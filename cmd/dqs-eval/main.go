@@ -1,5 +1,7 @@
-// Command dqs-eval measures how well the engine recognises what files hold:
-// the classification of columns (per-label precision, recall and F1, the
+// Command dqs-eval measures how right the engine is: every figure of the
+// profile against an oracle on 238 files (evaluation/figures: the share of
+// figures equal to the oracle's, per file family and figure), the
+// classification of columns (per-label precision, recall and F1, the
 // false-positive rate on columns without personal data, and a calibration
 // table of confidence against accuracy) on the labelled corpus in
 // evaluation/columns and, reported apart, on the real-world-shaped corpus in
@@ -9,10 +11,12 @@
 // missed.
 //
 //	go run ./cmd/dqs-eval             print the reports
+//	go run ./cmd/dqs-eval -figures=false  leave the oracle comparison out (it reads the shared fixtures)
 //	go run ./cmd/dqs-eval -regenerate rewrite the corpora from their generators
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -21,6 +25,7 @@ import (
 
 	"github.com/dqs/dqs/evaluation/columns"
 	"github.com/dqs/dqs/evaluation/dialects"
+	"github.com/dqs/dqs/evaluation/figures"
 	"github.com/dqs/dqs/evaluation/realworld"
 )
 
@@ -31,6 +36,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	regenerate := fs.Bool("regenerate", false, "rewrite the committed corpora from their generators (run from the repository root)")
 	root := fs.String("root", ".", "repository root, for -regenerate")
+	withFigures := fs.Bool("figures", true, "compare every profile figure with the oracle on the shared fixtures and generated files")
+	fixtures := fs.String("fixtures", fixturesDefault(), "the shared fixtures folder (default $DQS_FIXTURES, else ../shared/fixtures)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -44,6 +51,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	var missed []string
+	if *withFigures {
+		m, err := reportFigures(*fixtures, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "dqs-eval: %v\n", err)
+			return 1
+		}
+		missed = append(missed, m...)
+	}
 	for _, s := range []struct {
 		title  string
 		corpus func() ([]columns.Case, error)
@@ -94,4 +109,39 @@ func regenerateAll(root string) error {
 		return err
 	}
 	return dialects.Generate(filepath.Join(root, "evaluation", "dialects", "testdata"))
+}
+
+// fixturesDefault is $DQS_FIXTURES, else the shared folder beside the
+// repository.
+func fixturesDefault() string {
+	if d := os.Getenv("DQS_FIXTURES"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "shared", "fixtures")
+}
+
+// reportFigures prints the oracle agreement table; every figure must agree.
+func reportFigures(fixtures string, stdout io.Writer) (missed []string, err error) {
+	if _, err := os.Stat(fixtures); err != nil {
+		return nil, fmt.Errorf("the shared fixtures are needed for the oracle comparison (-fixtures, or -figures=false): %w", err)
+	}
+	scratch, err := os.MkdirTemp("", "dqs-eval-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	fmt.Fprintf(stdout, "== Profile figures against the oracle (evaluation/figures)\n\n")
+	rep, err := figures.Evaluate(context.Background(), fixtures, scratch)
+	if err != nil {
+		return nil, err
+	}
+	rep.Print(stdout)
+	fmt.Fprintln(stdout)
+	if compared, agreed := rep.Figures(); agreed < compared {
+		missed = append(missed, fmt.Sprintf("profile figures: %d of %d differ from the oracle (target: none)", compared-agreed, compared))
+	}
+	if rep.Files < 200 {
+		missed = append(missed, fmt.Sprintf("profile figures: %d files, fewer than 200", rep.Files))
+	}
+	return missed, nil
 }

@@ -1,4 +1,4 @@
-package analysis
+package figures
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,7 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// Generated files for the differential test, shaped like the exports users
+// Generated files for the comparison with the oracle, shaped like the exports users
 // upload: customer lists, HR records, orders and logs, with the mess they
 // carry (placeholder nulls, blank cells, mixed date formats, decimal
 // commas, padded codes, long text, accents, numbers beyond int64, columns
@@ -155,7 +154,7 @@ func genTable(k int) (cols []genColumn, rows [][]string, nulls [][]bool) {
 
 // writeGenerated writes count generated files into dir, cycling through
 // CSV, JSON Lines, a JSON array and Parquet, and returns their paths.
-func writeGenerated(t *testing.T, dir string, count int) []string {
+func writeGenerated(dir string, count int) ([]string, error) {
 	var paths []string
 	for k := range count {
 		cols, rows, nulls := genTable(k)
@@ -169,15 +168,19 @@ func writeGenerated(t *testing.T, dir string, count int) []string {
 		case 2:
 			ext, data = ".json", genJSON(cols, rows, nulls, true)
 		default:
-			ext, data = ".parquet", genParquet(t, cols, rows, nulls)
+			var err error
+			ext = ".parquet"
+			if data, err = genParquet(cols, rows, nulls); err != nil {
+				return nil, err
+			}
 		}
 		p := filepath.Join(dir, fmt.Sprintf("gen%03d%s", k, ext))
 		if err := os.WriteFile(p, data, 0o600); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		paths = append(paths, p)
 	}
-	return paths
+	return paths, nil
 }
 
 func genCSV(cols []genColumn, rows [][]string, nulls [][]bool, delim rune) []byte {
@@ -235,7 +238,7 @@ func genJSON(cols []genColumn, rows [][]string, nulls [][]bool, array bool) []by
 // genParquet writes the table with typed columns where the values allow:
 // an integer column as int64, a decimal one as float64, the rest as
 // strings (placeholders then stay strings, as in real files).
-func genParquet(t *testing.T, cols []genColumn, rows [][]string, nulls [][]bool) []byte {
+func genParquet(cols []genColumn, rows [][]string, nulls [][]bool) ([]byte, error) {
 	fields := make([]arrow.Field, len(cols))
 	kinds := make([]arrow.DataType, len(cols))
 	for i, c := range cols {
@@ -257,7 +260,7 @@ func genParquet(t *testing.T, cols []genColumn, rows [][]string, nulls [][]bool)
 	var out bytes.Buffer
 	w, err := pqarrow.NewFileWriter(sc, &out, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(4000)), pqarrow.DefaultWriterProps())
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
 	defer rb.Release()
@@ -283,10 +286,10 @@ func genParquet(t *testing.T, cols []genColumn, rows [][]string, nulls [][]bool)
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := w.Close(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return out.Bytes()
+	return out.Bytes(), nil
 }
