@@ -18,11 +18,14 @@ import (
 type csvReader struct {
 	dialect CSVDialect
 	utf8    bool
-	sc      *csvScanner
-	cols    []string
-	rec     Record
-	done    bool
-	err     error
+	// fixedEncoding: the encoding was given (Options.CSV), so invalid
+	// UTF-8 is replaced rather than taken for another encoding.
+	fixedEncoding bool
+	sc            *csvScanner
+	cols          []string
+	rec           Record
+	done          bool
+	err           error
 }
 
 func openCSV(f File, opt Options) (Reader, error) {
@@ -33,13 +36,13 @@ func openCSV(f File, opt Options) (Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	sn := sniffCSV(sample, complete)
+	sn := sniffCSV(sample, complete, opt.CSV)
 
 	var src io.Reader = io.MultiReader(bytes.NewReader(sample[sn.bomLen:]), f)
 	if sn.Encoding != EncodingUTF8 {
 		src = transform.NewReader(src, decoderFor(sn.Encoding).Transformer)
 	}
-	r := &csvReader{dialect: sn.CSVDialect, utf8: sn.Encoding == EncodingUTF8}
+	r := &csvReader{dialect: sn.CSVDialect, utf8: sn.Encoding == EncodingUTF8, fixedEncoding: opt.CSV != nil && opt.CSV.Encoding != ""}
 	r.sc = newCSVScanner(src, byte(sn.Delimiter), byte(sn.Quote), opt.MaxFieldBytes, opt.MaxColumns)
 	r.sc.maxRecord = max(2*opt.MaxFieldBytes, int(min(64<<20, opt.recordLimit())))
 	if err := r.sc.skipLines(sn.SkipLines); err != nil {
@@ -134,7 +137,7 @@ func (r *csvReader) Close() error      { return nil }
 // sniffed as UTF-8 by reading that field as Windows-1252.
 func (r *csvReader) text(b []byte) string {
 	if r.utf8 && !utf8.Valid(b) {
-		if out, err := charmap.Windows1252.NewDecoder().Bytes(b); err == nil {
+		if out, err := charmap.Windows1252.NewDecoder().Bytes(b); err == nil && !r.fixedEncoding {
 			// The sample looked like UTF-8 but the file is not: its first
 			// non-ASCII text came after the sniffed window.
 			r.dialect.Encoding = EncodingWindows1252

@@ -41,16 +41,32 @@ type csvSniff struct {
 	width int
 }
 
+// delimiterCandidates are the delimiters most files use; the sniffer
+// tries them all and keeps the one that reads the sample best.
 var delimiterCandidates = []byte{',', ';', '\t', '|'}
+
+// rareDelimiters are single-byte delimiters some exports use. They also
+// occur in ordinary values (times, e-mail addresses, hashtags), so one is
+// chosen only on strong evidence; see preferRare.
+var rareDelimiters = []byte{'@', '~', '^', '#', '!', ':'}
 
 // SniffCSV infers the dialect of a CSV sample (the first 64 KiB of a file;
 // a shorter sample is taken to be the whole file).
 func SniffCSV(sample []byte) CSVDialect {
-	return sniffCSV(sample, len(sample) < sniffSize).CSVDialect
+	return sniffCSV(sample, len(sample) < sniffSize, nil).CSVDialect
 }
 
-func sniffCSV(sample []byte, complete bool) csvSniff {
+// sniffCSV infers the dialect of sample. What force sets (nil: nothing)
+// is taken as given and the rest is inferred around it, so that a forced
+// delimiter still gets its header and width sniffed.
+func sniffCSV(sample []byte, complete bool, force *CSVOptions) csvSniff {
+	if force == nil {
+		force = &CSVOptions{}
+	}
 	enc, bomLen := detectEncoding(sample, complete)
+	if force.Encoding != "" {
+		enc, bomLen = force.Encoding, bomLength(sample, force.Encoding)
+	}
 	out := csvSniff{CSVDialect: CSVDialect{Delimiter: ',', Quote: '"', Encoding: enc}, bomLen: bomLen}
 	text := decodeSample(sample[bomLen:], enc, complete)
 	if !complete {
@@ -62,33 +78,85 @@ func sniffCSV(sample []byte, complete bool) csvSniff {
 	lines := splitLines(text)
 
 	candidates, skip := delimiterCandidates, 0
-	if d, ok := sepDirective(lines); ok {
+	d, directive := sepDirective(lines)
+	if directive {
 		candidates, skip = []byte{d}, 1
 	}
-	comments, lastComment := leadingComments(lines[skip:])
-	skip += comments
-	best := chooseDialect(afterLines(text, skip), candidates, complete)
+	if force.Delimiter != 0 {
+		candidates = []byte{force.Delimiter}
+	}
+	if candidates = without(candidates, force.Quote); len(candidates) == 0 {
+		// A given quote took the sep= line's delimiter: sniff another.
+		candidates = without(delimiterCandidates, force.Quote)
+	}
+	comments, lastComment := 0, -1
+	if force.Header > 0 {
+		// The header's line is known: nothing above it is sniffed.
+		skip = force.Header - 1
+	} else {
+		comments, lastComment = leadingComments(lines[skip:])
+		skip += comments
+	}
+	body := afterLines(text, skip)
+	best := chooseDialect(body, candidates, force.Quote, complete)
+	if !directive && force.Delimiter == 0 {
+		best = preferRare(body, best, force.Quote, complete)
+	}
 	out.Delimiter, out.Quote = rune(best.delim), rune(best.quote)
 
+	if force.Header > 0 {
+		// Every record below the given header is a row.
+		out.HasHeader, out.SkipLines = true, skip
+		out.width = widest(best.rows)
+		return out
+	}
 	table := best.rows[best.titles:]
 	if len(table) == 0 {
 		return out
 	}
-	for _, r := range table {
-		out.width = max(out.width, len(r.fields))
-	}
+	out.width = widest(table)
 	out.SkipLines = skip + best.skipLines
+	if force.Header == HeaderNone {
+		return out
+	}
 	out.HasHeader = isHeader(table[0].fields, table[1:])
-
-	// "#id,name" right above the first row is a commented-out header.
 	if !out.HasHeader && comments > 0 && lastComment == comments-1 && best.titles == 0 && best.skipLines == 0 {
-		hdr := parseSampleRecords(lines[skip-1], best.delim, best.quote, true, 1)
-		if len(hdr) == 1 && fitsWidth(hdr[0].fields, best.mode) && isHeader(hdr[0].fields, table) {
-			out.HasHeader = true
+		out.HasHeader = commentedHeader(lines[skip-1], best, table)
+		if out.HasHeader {
 			out.SkipLines--
 		}
 	}
 	return out
+}
+
+// without returns delims without c, in a new slice when it holds c.
+func without(delims []byte, c byte) []byte {
+	if bytes.IndexByte(delims, c) < 0 {
+		return delims
+	}
+	out := make([]byte, 0, len(delims))
+	for _, d := range delims {
+		if d != c {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// widest is the largest field count of rows.
+func widest(rows []sampleRecord) int {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r.fields))
+	}
+	return n
+}
+
+// commentedHeader reports whether line, a comment right above the first
+// row ("#id,name"), is a commented-out header of table.
+func commentedHeader(line []byte, best dialectScore, table []sampleRecord) bool {
+	hdr := parseSampleRecords(line, best.delim, best.quote, true, 1)
+	return len(hdr) == 1 && fitsWidth(hdr[0].fields, best.mode) && isHeader(hdr[0].fields, table)
 }
 
 // sepDirective recognises Excel's "sep=;" first line, which names the
@@ -124,11 +192,12 @@ func leadingComments(lines [][]byte) (n, lastComment int) {
 }
 
 // chooseDialect scores each candidate delimiter, with the quote that suits
-// it best, and returns the best.
-func chooseDialect(body, candidates []byte, complete bool) dialectScore {
+// it best (or quote, when it is not 0: see CSVOptions.Quote), and returns
+// the best.
+func chooseDialect(body, candidates []byte, quote byte, complete bool) dialectScore {
 	var best dialectScore
 	for i, d := range candidates {
-		sc := bestQuote(body, d, complete)
+		sc := quotedScore(body, d, quote, complete)
 		sc.order = i
 		if i == 0 || sc.better(best) {
 			best = sc
@@ -137,13 +206,98 @@ func chooseDialect(body, candidates []byte, complete bool) dialectScore {
 	if best.mode <= 1 {
 		// Single-column data: no delimiter ever splits a line, so there is
 		// no table width to tell titles from rows.
-		best = bestQuote(body, candidates[0], complete)
+		best = quotedScore(body, candidates[0], quote, complete)
 		best.titles, best.skipLines = 0, 0
 		if len(best.rows) > 0 {
 			best.skipLines = best.rows[0].line - 1
 		}
 	}
 	return best
+}
+
+// quotedScore scores delim with the given quote, or with the one that
+// suits it best when quote is 0 (sniff).
+func quotedScore(body []byte, delim, quote byte, complete bool) dialectScore {
+	switch quote {
+	case 0:
+		return bestQuote(body, delim, complete)
+	case NoQuote:
+		return scoreDialect(body, delim, 0, complete)
+	}
+	return scoreDialect(body, delim, quote, complete)
+}
+
+// preferRare returns the best reading of body at a rare delimiter instead
+// of common, the best at the common ones, when the evidence for it is
+// strong: the sample parses, every line has the same number of fields,
+// more than one, with no title above them, no line read whole is a value
+// that holds the delimiter itself (a time, an e-mail address, a URL), and
+// the common delimiters give no table or a narrower one. A tie keeps the
+// common delimiter: "id@amount / 1@1,5" stays comma-separated, as it
+// always was.
+func preferRare(body []byte, common dialectScore, quote byte, complete bool) dialectScore {
+	var best dialectScore
+	found := false
+	first := body
+	if i := bytes.IndexAny(body, "\r\n"); i >= 0 {
+		first = body[:i]
+	}
+	for i, d := range rareDelimiters {
+		if d == quote || bytes.IndexByte(first, d) < 0 {
+			// A consistent reading splits the first line too (but for a
+			// header whose first field holds a line break: then the
+			// common reading stays). This keeps most files from being
+			// parsed six more times.
+			continue
+		}
+		sc := quotedScore(body, d, quote, complete)
+		sc.order = i
+		if consistentRare(sc) && (!found || sc.better(best)) {
+			best, found = sc, true
+		}
+	}
+	if !found || (common.mode > 1 && best.mode <= common.mode) {
+		return common
+	}
+	return best
+}
+
+// consistentRare reports whether sc, a reading at a rare delimiter, splits
+// every line of the sample alike into more than one field.
+func consistentRare(sc dialectScore) bool {
+	if sc.failed || sc.mode < 2 || sc.titles > 0 || sc.skipLines > 0 || sc.misfit > 0 || len(sc.rows) == 0 {
+		return false
+	}
+	for _, r := range sc.rows {
+		if len(r.fields) != sc.mode || holdsDelimiter(strings.Join(r.fields, string(sc.delim))) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsDelimiter reports whether line, read as one value, is a kind of
+// value that has a rare delimiter in it: a date or time (12:30:05), an
+// e-mail address (ann@example.com) or a URL (https://example.com). A file
+// of such lines is one column, not a table split at ':' or '@'.
+func holdsDelimiter(line string) bool {
+	t := strings.TrimSpace(line)
+	if cellClassOf(t) == cellDate || strings.Contains(t, "://") {
+		return true
+	}
+	return isEmailAddress(t)
+}
+
+// isEmailAddress reports whether t looks like local@domain.tld: one '@',
+// no spaces or common delimiters, and a domain with a dot and a letter
+// (so that "1@2.5", a row of a two-column table, is not one).
+func isEmailAddress(t string) bool {
+	at := strings.IndexByte(t, '@')
+	if at <= 0 || strings.Count(t, "@") != 1 || strings.ContainsAny(t, " ,;\t") {
+		return false
+	}
+	domain := t[at+1:]
+	return strings.Contains(domain, ".") && strings.ContainsFunc(domain, isASCIILetter)
 }
 
 type sampleRecord struct {
@@ -227,6 +381,9 @@ func bestQuote(body []byte, delim byte, complete bool) dialectScore {
 	var best, malformed dialectScore
 	bestOpenings, malformedOpenings := 0, 0
 	for _, q := range []byte{'"', '\''} {
+		if q == delim {
+			continue // a delimiter given as a quote character
+		}
 		open, stray := quoteMarks(body, delim, q)
 		if open == 0 {
 			continue
@@ -253,7 +410,7 @@ func bestQuote(body []byte, delim byte, complete bool) dialectScore {
 		return malformed
 	}
 	sc := scoreDialect(body, delim, 0, complete)
-	if bytes.IndexByte(afterLines(body, sc.skipLines), '"') < 0 {
+	if delim != '"' && bytes.IndexByte(afterLines(body, sc.skipLines), '"') < 0 {
 		sc.quote = '"' // reads the table the same
 	}
 	return sc
@@ -842,3 +999,5 @@ func decoderFor(enc string) byteDecoder {
 	}
 	return byteDecoder{transform.Nop}
 }
+
+func isASCIILetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }

@@ -108,7 +108,7 @@ func TestSniffWindowEndsInsideQuotedField(t *testing.T) {
 		fmt.Fprintf(&b, "%d;\"%s\";open\r\n", rows+1, strings.Repeat("Steps: open, click; wait.\n", 40))
 	}
 	data := b.Bytes()
-	got := sniffCSV(data[:sniffSize], false).CSVDialect
+	got := sniffCSV(data[:sniffSize], false, nil).CSVDialect
 	want := CSVDialect{';', '"', true, EncodingUTF8, 0}
 	if got != want {
 		t.Fatalf("sniffCSV = %+v, want %+v", got, want)

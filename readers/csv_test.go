@@ -333,7 +333,26 @@ func FuzzCSV(f *testing.F) {
 		res := readBytes(data, "f.csv", opt)
 		checkSentinel(t, "Next", res.err)
 		checkBatchesMatch(t, data, "f.csv", opt, res)
+
+		// The same bytes with a dialect given, drawn from the first ones.
+		opt.CSV = fuzzCSVOptions(data)
+		res = readBytes(data, "f.csv", opt)
+		checkSentinel(t, "Next with CSVOptions", res.err)
+		checkBatchesMatch(t, data, "f.csv", opt, res)
 	})
+}
+
+// fuzzCSVOptions draws a dialect, valid or not, from the first bytes of
+// data.
+func fuzzCSVOptions(data []byte) *CSVOptions {
+	var b [4]byte
+	copy(b[:], data)
+	return &CSVOptions{
+		Delimiter: b[0] % 0x81,
+		Quote:     []byte{0, '"', '\'', NoQuote, b[1] % 0x81}[b[1]%5],
+		Header:    int(b[2]%8) - 1,
+		Encoding:  append(csvEncodings, "", "x")[int(b[3])%(len(csvEncodings)+2)],
+	}
 }
 
 // FuzzSniffCSV: the dialect sniffer takes any sample, whole or cut, and
@@ -344,8 +363,15 @@ func FuzzSniffCSV(f *testing.F) {
 	}
 	seedFiles(f, "csv-spectrum/csvs", ".csv", 16<<10)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		force := fuzzCSVOptions(data)
+		if force.validate() != nil {
+			force = nil
+		}
 		for _, complete := range []bool{true, false} {
-			sn := sniffCSV(data, complete)
+			sn := sniffCSV(data, complete, force)
+			if force != nil && (force.Delimiter != 0 && sn.Delimiter != rune(force.Delimiter) || force.Header > 0 && (!sn.HasHeader || sn.SkipLines != force.Header-1)) {
+				t.Fatalf("forced %+v, sniffed %+v", *force, sn.CSVDialect)
+			}
 			if sn.Delimiter == 0 || sn.Delimiter == '\n' || sn.Delimiter == '\r' || sn.Delimiter == sn.Quote {
 				t.Fatalf("delimiter %q, quote %q", sn.Delimiter, sn.Quote)
 			}

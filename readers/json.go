@@ -26,6 +26,9 @@ type jsonReader struct {
 	one    *columnar.Batch // Next's row
 	rec    Record
 	err    error
+	// records is where the rows were found when an object wraps them
+	// (see locateRecords); nil otherwise.
+	records *recordsArray
 }
 
 // onePassHead is how much of a file the first pass reads in one-pass mode:
@@ -35,14 +38,29 @@ var onePassHead int64 = 64 << 10
 
 func openJSON(f File, format Format, opt Options) (Reader, error) {
 	var r jsonReader
+	var buf []byte
+	if format == FormatJSONL {
+		// A single object may wrap the records: they are then read as a
+		// JSON array of their own.
+		var err error
+		if r.records, buf, err = locateRecords(f, opt); err != nil {
+			return nil, err
+		}
+		if r.records != nil {
+			format = FormatJSON
+		}
+	}
 	var scout *keyScout
 	until := int64(-1)
 	if opt.OnePass {
 		until = onePassHead
+		if r.records != nil {
+			until += r.records.start
+		}
 	} else {
 		scout = startKeyScout(f, format, opt) // before newJSONRows: it seeks
 	}
-	rows, err := newJSONRows(f, format, opt, nil)
+	rows, err := r.newRows(f, format, opt, buf)
 	if err != nil {
 		scout.cancel()
 		return nil, err
@@ -53,7 +71,7 @@ func openJSON(f File, format Format, opt Options) (Reader, error) {
 	}
 
 	// Pass 2 streams from the start again.
-	if r.rows, err = newJSONRows(f, format, opt, rows.buf); err != nil {
+	if r.rows, err = r.newRows(f, format, opt, rows.buf); err != nil {
 		return nil, err
 	}
 	r.format = format
@@ -70,6 +88,15 @@ func openJSON(f File, format Format, opt Options) (Reader, error) {
 		return &growingJSONReader{&r}, nil
 	}
 	return &r, nil
+}
+
+// newRows starts a pass over the rows: the whole file, or the wrapped
+// records array.
+func (r *jsonReader) newRows(f File, format Format, opt Options, buf []byte) (*jsonRows, error) {
+	if r.records != nil {
+		return newJSONRowsIn(f, format, opt, buf, r.records.start, r.records.end)
+	}
+	return newJSONRows(f, format, opt, buf)
 }
 
 // findJSONColumns is pass 1: it collects the leaf names of every row, up to

@@ -25,9 +25,10 @@ import (
 // a row fills it), which costs little as rows are far smaller than the
 // buffer.
 type jsonRows struct {
-	f      File
+	f      File      // the whole file, reread to place errors (lineAt)
+	in     io.Reader // the input: f from base on, up to its end or a bound
 	format Format
-	base   int64 // bytes before the input: a UTF-8 BOM
+	base   int64 // file offset of the input: past a UTF-8 BOM, or at a wrapped records array
 	limit  int   // the largest row, in bytes
 
 	buf  []byte
@@ -54,6 +55,7 @@ const (
 // errRowTooLarge: a row runs past the row size limit.
 var errRowTooLarge = errors.New("json: row too large")
 
+// newJSONRows reads the rows of the whole file f, past a byte order mark.
 func newJSONRows(f File, format Format, opt Options, buf []byte) (*jsonRows, error) {
 	var bom [3]byte
 	n, _ := f.ReadAt(bom[:], 0)
@@ -61,8 +63,19 @@ func newJSONRows(f File, format Format, opt Options, buf []byte) (*jsonRows, err
 	if n == 3 && bytes.Equal(bom[:], utf8BOM) {
 		base = 3
 	}
+	return newJSONRowsIn(f, format, opt, buf, base, -1)
+}
+
+// newJSONRowsIn reads the rows of the part of f from file offset base up
+// to end, or to the end of the file when end < 0: a wrapped records array
+// (see locateRecords) is read as a JSON file of its own.
+func newJSONRowsIn(f File, format Format, opt Options, buf []byte, base, end int64) (*jsonRows, error) {
 	if _, err := f.Seek(base, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("rewinding file: %w", err)
+	}
+	var in io.Reader = f
+	if end >= 0 {
+		in = io.LimitReader(f, end-base)
 	}
 	// A row may hold MaxColumns fields of MaxFieldBytes each, but never
 	// more than the reader's record limit (a quarter of its budget).
@@ -70,7 +83,7 @@ func newJSONRows(f File, format Format, opt Options, buf []byte) (*jsonRows, err
 	if cap(buf) < jsonMinBuffer {
 		buf = make([]byte, jsonMinBuffer)
 	}
-	return &jsonRows{f: f, format: format, base: base, limit: int(limit), buf: buf[:cap(buf)]}, nil
+	return &jsonRows{f: f, in: in, format: format, base: base, limit: int(limit), buf: buf[:cap(buf)]}, nil
 }
 
 // next parses the next row with p, which hands its leaves to p.sink. A
@@ -245,7 +258,7 @@ func (it *jsonRows) fill() error {
 	}
 	had := it.n
 	for idle := 0; it.n < len(it.buf); {
-		m, err := it.f.Read(it.buf[it.n:])
+		m, err := it.in.Read(it.buf[it.n:])
 		it.n += m
 		switch {
 		case err == io.EOF:
@@ -330,7 +343,9 @@ func (it *jsonRows) lineAt(off int64) int {
 	}
 	line := 1
 	buf := make([]byte, 64<<10)
-	pos := it.base
+	// Lines are counted from the start of the file, which may lie before
+	// the input (a wrapped records array); a BOM holds no line break.
+	pos := int64(0)
 	end := it.base + off
 	for {
 		n, err := it.f.ReadAt(buf, pos)

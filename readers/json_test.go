@@ -159,7 +159,8 @@ func TestJSONManyRowsStream(t *testing.T) {
 // FuzzJSON: any input ends in rows or an error, with consistent records,
 // and NextBatch gives what Next gives.
 func FuzzJSON(f *testing.F) {
-	for _, s := range []string{`[{"a":1,"b":{"c":[1,{"d":null}]}}]`, "{\"a\":\"\\u00e9\"}\n{\"b\":2}", `[{}]`, `[1]`, `{"a":{}}`} {
+	for _, s := range []string{`[{"a":1,"b":{"c":[1,{"d":null}]}}]`, "{\"a\":\"\\u00e9\"}\n{\"b\":2}", `[{}]`, `[1]`, `{"a":{}}`,
+		`{"meta":{"n":2},"data":{"items":[{"a":1},{"a":2},3]},"x":[{}]}`, "{\"results\":[{\"a\":1}\n{\"a\":2}]}"} {
 		f.Add([]byte(s))
 	}
 	seedFiles(f, "vega-datasets", ".json", 16<<10)

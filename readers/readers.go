@@ -73,6 +73,10 @@ type Options struct {
 	// reading the file twice; the reader is then a GrowingReader. Other
 	// formats ignore it.
 	OnePass bool
+	// CSV, when set, overrides what sniffing infers about a CSV file; its
+	// zero fields are still sniffed. Open refuses invalid values with
+	// ErrUnsupported, whatever the format. Other formats ignore it.
+	CSV *CSVOptions
 }
 
 // GrowingReader is a reader whose columns may grow while it is read: a JSON
@@ -187,9 +191,14 @@ const sniffSize = 64 << 10
 // Open detects the format from the file name's extension and, failing that,
 // from the content (the PAR1 magic, a leading '[' or '{', else CSV), and
 // returns a reader positioned at the first row. A file with the Parquet
-// magic at both ends is read as Parquet whatever its name says.
+// magic at both ends is read as Parquet whatever its name says. A JSON
+// document that is a single object wrapping an array of records is read
+// as that array (FormatJSON; see RecordsPathOf).
 func Open(f File, name string, opt Options) (Reader, error) {
 	opt = opt.withDefaults()
+	if err := opt.CSV.validate(); err != nil {
+		return nil, err
+	}
 	format, err := detectFormat(f, name)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 time=${FUZZTIME:-10m}
 memory_kib=${FUZZ_MEMORY_KIB:-4194304}
-targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON}
+targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped}
 go=${GO:-go}
 
 # Built before the limit applies: the compiler is not what is measured.

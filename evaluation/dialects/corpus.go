@@ -185,15 +185,32 @@ func randomPreamble(r *rng, single bool) []preamble {
 	return pre
 }
 
+// rareDelimiterScenarios are files split at delimiters few exports use.
+// They come after the random cases, so that adding them renamed no
+// earlier file (a file's values are drawn from its name).
+func rareDelimiterScenarios() []spec {
+	rare := func(d byte) func(*spec) { return func(s *spec) { s.delim, s.ext = d, "txt" } }
+	return []spec{
+		base("at-sign", sales, 30).with(rare('@')),
+		base("at-sign-emails-quoted", customers, 30).with(rare('@')),
+		base("tilde", catalog, 40).with(func(s *spec) { rare('~')(s); excel(s) }),
+		base("caret-headerless", sensors, 30).with(func(s *spec) { rare('^')(s); noHeader(s) }),
+		base("hash", sales, 25).with(rare('#')),
+		base("bang", customers, 25).with(func(s *spec) { rare('!')(s); unquoted(s) }),
+		base("colon-quoted-times", events, 30).with(rare(':')),
+		base("colon-utf16", sales, 30).with(func(s *spec) { rare(':')(s); s.enc = encUTF16LE }),
+	}
+}
+
 // specs is the corpus in file order: the scenarios, then random cases
-// drawn from seed.
+// drawn from seed, then the rare delimiters.
 func specs(seed uint64, random int) []spec {
 	all := scenarios()
 	r := newRNG(seed, "random")
 	for i := range random {
 		all = append(all, randomSpec(r, i))
 	}
-	return all
+	return append(all, rareDelimiterScenarios()...)
 }
 
 func fileName(i int, s spec) string {

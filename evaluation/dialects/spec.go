@@ -218,7 +218,8 @@ func expectedQuote(w *writer, table string) rune {
 	return '"'
 }
 
-var delimNames = map[byte]string{',': "comma", ';': "semicolon", '\t': "tab", '|': "pipe"}
+var delimNames = map[byte]string{',': "comma", ';': "semicolon", '\t': "tab", '|': "pipe",
+	'@': "at sign", '~': "tilde", '^': "caret", '#': "hash", '!': "exclamation mark", ':': "colon"}
 var eolNames = map[string]string{"\n": "LF", "\r\n": "CRLF", "\r": "CR"}
 
 // note describes the file in a few words for the manifest.
