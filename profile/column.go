@@ -38,17 +38,24 @@ type column struct {
 	nInt, nFloat       int64
 	nBool, nDate, nDT  int64
 	nDMYOnly, nMDYOnly int64
+	nEitherDate        int64 // slash dates that read both ways (03/04/2024)
 	intMin, intMax     int64
 	fltMin, fltMax     float64
 	welN               int64 // Welford over every numeric value
 	welMean, welM2     float64
 	sketch             *kll // numbers, for quantiles past the exact phase
 	tails              tails
-	hasTrue, hasFalse  bool
-	dateDMY, dateMDY   extreme // slash dates read day-first / month-first
-	datetime           extreme
-	strMin, strMax     []byte // cut to extremeKey bytes
-	minCut, maxCut     bool   // strMin, strMax were cut
+	// Numbers that read one way only under a decimal point, or a decimal
+	// comma, or differently under each (readings.go); nil until one comes.
+	pointNums, commaNums   *readingNumbers
+	nPointOnly, nCommaOnly int64 // numerals only one convention reads
+	nDotGrouped            int64 // 1.234: numerals both read, differently
+	nCommaGrouped          int64 // 1,234: likewise
+	hasTrue, hasFalse      bool
+	dateDMY, dateMDY       extreme // slash dates read day-first / month-first
+	datetime               extreme
+	strMin, strMax         []byte // cut to extremeKey bytes
+	minCut, maxCut         bool   // strMin, strMax were cut
 	// textBounds: strMin and strMax take every typed value observed too
 	// (typed.go: from the first value the typed lane leaves to text).
 	textBounds bool
@@ -431,15 +438,15 @@ func (c *column) addTyped(v string, w int64) {
 			return
 		}
 		if f, syntax, ok := decimalFloat(v); syntax {
-			if ok {
+			switch {
+			case ok && plainDotGrouped(v): // 1.234: 1234 under a decimal comma
+				c.addNumeral(readNumeral(v), w)
+			case ok:
 				c.addNumber(f, w)
 			}
 			return
 		}
-		if b-'0' > 9 {
-			return
-		}
-		if len(v) == 10 {
+		if b-'0' <= 9 && len(v) == 10 {
 			if dmy, mdy, cls, ok := parseDate(v); ok {
 				c.nDate += w
 				switch cls {
@@ -447,15 +454,27 @@ func (c *column) addTyped(v string, w int64) {
 					c.nDMYOnly += w
 				case dateMDYOnly:
 					c.nMDYOnly += w
+				case dateEither:
+					c.nEitherDate += w
 				}
 				c.dateDMY.observe(dmy, 0, v)
 				c.dateMDY.observe(mdy, 0, v)
+				return
 			}
-			return
 		}
-		if sec, nsec, ok := parseDatetime(v); ok {
+		if sec, nsec, ok := parseDatetime(v); ok && b-'0' <= 9 {
 			c.nDT += w
 			c.datetime.observe(sec, nsec, v)
+			return
+		}
+		if r := readNumeral(v); r.kind != notNumeral {
+			c.addNumeral(r, w)
+		}
+		return
+	}
+	if numeralStart(v) {
+		if r := readNumeral(v); r.kind != notNumeral {
+			c.addNumeral(r, w)
 		}
 		return
 	}
@@ -646,6 +665,16 @@ func (c *column) merge(o *column) error {
 	}
 	c.sketch.merge(o.sketch)
 	c.tails.merge(&o.tails)
+	if o.pointNums != nil {
+		c.readingOf(false).merge(o.pointNums)
+	}
+	if o.commaNums != nil {
+		c.readingOf(true).merge(o.commaNums)
+	}
+	c.nPointOnly += o.nPointOnly
+	c.nCommaOnly += o.nCommaOnly
+	c.nDotGrouped += o.nDotGrouped
+	c.nCommaGrouped += o.nCommaGrouped
 	c.dateDMY.merge(&o.dateDMY)
 	c.dateMDY.merge(&o.dateMDY)
 	c.datetime.merge(&o.datetime)
@@ -665,6 +694,7 @@ func (c *column) merge(o *column) error {
 	c.nDT += o.nDT
 	c.nDMYOnly += o.nDMYOnly
 	c.nMDYOnly += o.nMDYOnly
+	c.nEitherDate += o.nEitherDate
 	c.hasTrue = c.hasTrue || o.hasTrue
 	c.hasFalse = c.hasFalse || o.hasFalse
 	return nil
@@ -676,13 +706,17 @@ func (c *column) inferType() (typ string, conforming int64) {
 		return TypeEmpty, 0
 	}
 	enough := func(k int64) bool { return float64(k) >= typeThreshold*float64(n) }
+	nInt, nFloat := c.nInt, c.nFloat
+	if r := c.taken(); r != nil {
+		nInt, nFloat = nInt+r.ints, nFloat+r.n
+	}
 	switch {
 	case c.nBool == n:
 		return TypeBoolean, n
-	case enough(c.nInt):
-		return TypeInteger, c.nInt
-	case enough(c.nFloat):
-		return TypeFloat, c.nFloat
+	case enough(nInt):
+		return TypeInteger, nInt
+	case enough(nFloat):
+		return TypeFloat, nFloat
 	case enough(c.nDate):
 		return TypeDate, c.nDate
 	case enough(c.nDT):
@@ -732,14 +766,16 @@ func (c *column) result(topK int) Column {
 	}
 	col.Format, col.FormatConformance = c.format()
 
+	nums := c.numberFigures()
 	switch typ {
 	case TypeInteger:
-		col.Min, col.Max = ptr(strconv.FormatInt(c.intMin, 10)), ptr(strconv.FormatInt(c.intMax, 10))
+		col.Min, col.Max = ptr(nums.intMin), ptr(nums.intMax)
 	case TypeFloat:
-		col.Min, col.Max = ptr(formatFloat(c.fltMin)), ptr(formatFloat(c.fltMax))
+		col.Min, col.Max = ptr(formatFloat(nums.fltMin)), ptr(formatFloat(nums.fltMax))
 	case TypeBoolean:
 		col.Min, col.Max = ptr(strconv.FormatBool(!c.hasFalse)), ptr(strconv.FormatBool(c.hasTrue))
 	case TypeDate:
+		col.Notation = c.dateNotation()
 		if c.nMDYOnly > c.nDMYOnly {
 			col.Min, col.Max = c.dateMDY.render()
 		} else {
@@ -750,16 +786,17 @@ func (c *column) result(topK int) Column {
 	case TypeString:
 		col.Min, col.Max = ptr(cutText(c.strMin, c.minCut)), ptr(cutText(c.strMax, c.maxCut))
 	}
-	if (typ == TypeInteger || typ == TypeFloat) && c.welN > 0 {
-		col.Mean = ptr(c.welMean)
+	if (typ == TypeInteger || typ == TypeFloat) && nums.welN > 0 {
+		col.Notation = c.numberNotation()
+		col.Mean = ptr(nums.welMean)
 		sd := 0.0
-		if c.welN > 1 {
-			sd = math.Sqrt(max(0, c.welM2/float64(c.welN-1)))
+		if nums.welN > 1 {
+			sd = math.Sqrt(max(0, nums.welM2/float64(nums.welN-1)))
 		}
 		col.StdDev = ptr(sd)
 		qs, ok := c.exactQuantiles()
-		if !ok && !c.sketch.empty() {
-			qs = c.sketch.quantiles(quantileValues[:])
+		if !ok && !nums.sketch.empty() {
+			qs = nums.sketch.quantiles(quantileValues[:])
 		}
 		if len(qs) > 0 {
 			col.Quantiles = make(map[string]float64, len(quantileNames))
@@ -768,7 +805,7 @@ func (c *column) result(topK int) Column {
 			}
 			col.Median = ptr(col.Quantiles["p50"])
 		}
-		col.Tails = &Tails{Low: slices.Clone(c.tails.low), High: slices.Clone(c.tails.high)}
+		col.Tails = &Tails{Low: nums.tails.low, High: nums.tails.high}
 	}
 	return col
 }
@@ -809,6 +846,7 @@ func (c *column) exactQuantiles() (qs []float64, ok bool) {
 	}
 	var nums []num
 	var total int64
+	comma := c.decimalComma()
 	for i := range c.values.entries {
 		e := &c.values.entries[i]
 		var x float64
@@ -817,7 +855,7 @@ func (c *column) exactQuantiles() (qs []float64, ok bool) {
 			if e.n > len(e.key) {
 				return nil, false
 			}
-			f, isNum := parseFloat(view(e.key))
+			f, isNum := NumberAs(view(e.key), comma)
 			if !isNum {
 				continue
 			}

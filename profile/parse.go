@@ -17,18 +17,24 @@ const (
 	TypeEmpty    = "empty"
 )
 
-// ParsesAs reports whether v parses as the given inferred type, with exactly
-// the rules the profiler uses. "string" accepts everything; "empty" accepts
+// ParsesAs reports whether v parses as the given inferred type, with the
+// rules the profiler uses (a numeral with separators or signs counts
+// whichever convention reads it, numerals.go). "string" accepts everything; "empty" accepts
 // only blank values. It lets consumers (for instance the quality package)
 // pick non-conforming examples out of Column.Sample.
 func ParsesAs(typ, v string) bool {
 	switch typ {
 	case TypeInteger:
-		_, ok := parseInt(v)
-		return ok
+		if _, ok := parseInt(v); ok {
+			return true
+		}
+		r := readNumeral(v) // 1,234 or $12 in a column of such numerals
+		return r.kind != notNumeral && (r.ptInt || r.cmInt)
 	case TypeFloat:
-		_, ok := parseFloat(v)
-		return ok
+		if _, ok := parseFloat(v); ok {
+			return true
+		}
+		return readNumeral(v).kind != notNumeral
 	case TypeBoolean:
 		_, ok := parseBool(v)
 		return ok

@@ -63,7 +63,9 @@ type Column struct {
 	// InferredType is the first of boolean (all non-empty values are
 	// boolean tokens), integer, float, date, datetime that at least 95% of
 	// the non-empty values parse as; otherwise string, or empty when there is
-	// no non-empty value.
+	// no non-empty value. Numbers include numerals with thousands
+	// separators, a decimal comma, currency or percent signs, read in the
+	// column's convention (numerals.go, Notation).
 	InferredType string `json:"inferred_type"`
 	// Min and Max are taken in the inferred type's order over the values
 	// that parse as that type (strings: byte order over non-empty values),
@@ -71,6 +73,14 @@ type Column struct {
 	// false/true, dates and datetimes as written in the data.
 	Min *string `json:"min,omitempty"`
 	Max *string `json:"max,omitempty"`
+	// Notation says how the values are written where that is not plain
+	// and decides how they read: for a numeric column of numerals with
+	// separators, the convention it takes ("decimal comma, dot or space
+	// between thousands (1.234,5)"), chosen by the numerals only one
+	// convention reads (the decimal point when as many call for each), and
+	// how many numerals both read (1,234) were read so; for a date column
+	// with slash dates, day first or month first, likewise. Empty otherwise.
+	Notation string `json:"notation,omitempty"`
 	// Numeric columns only (integer, float), over every value that parses
 	// as a number. Mean and StdDev (sample, n-1) are exact. Quantiles (and
 	// Median, p50) are lower quantiles: the q-quantile of n numbers is the

@@ -55,12 +55,13 @@ var (
 )
 
 // fixedWorst is the most a column of these sizes takes but for its values
-// table: sketches, signature tables, sample, extremes, code cache.
+// table: sketches (its own, and those of numbers written in a convention,
+// readings.go), signature tables, sample, extremes, code cache.
 func (s sizes) fixedWorst() int64 {
-	return int64(hllBytes + kllWorstBytes(s.kllK) + columnBytes +
-		2*(s.sigs*sigEntryBytes+filterBytes<<s.filterBits) +
-		s.sample*(s.sampleKey+sampleBytes) +
-		2*s.extremeKey +
+	return extraReadingsWorst(s.kllK) + int64(hllBytes+kllWorstBytes(s.kllK)+columnBytes+
+		2*(s.sigs*sigEntryBytes+filterBytes<<s.filterBits)+
+		s.sample*(s.sampleKey+sampleBytes)+
+		2*s.extremeKey+
 		12*s.codes)
 }
 

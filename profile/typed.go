@@ -230,11 +230,12 @@ func (c *column) observeNum(v int64, w int64) {
 	}
 	c.nNonEmpty += w
 	c.countShape(sameShape, w)
-	c.addTypedNum(v, w)
+	c.addTypedNum(v, w, layout)
 }
 
-// addTypedNum is addTyped for a typed value v that layoutOf measures.
-func (c *column) addTypedNum(v int64, w int64) {
+// addTypedNum is addTyped for a typed value v that layoutOf measures, of
+// the given layout.
+func (c *column) addTypedNum(v int64, w int64, layout int) {
 	switch c.kind {
 	case columnar.Int:
 		c.addInt(v, w, v == 0 || v == 1) // the text of 0 and 1 is one digit
@@ -244,6 +245,13 @@ func (c *column) addTypedNum(v int64, w int64) {
 		f := math.Float64frombits(uint64(v))
 		if f == math.Trunc(f) {
 			c.addInt(int64(f), w, f == 1) // "1"; zero is not among these (ShortDecimal)
+			return
+		}
+		if d := layout >> 1; d/32 == 3 && d%32 <= 3 && math.Abs(f) >= 1 {
+			// Written 1.234 (1 to 3 digits, 3 decimals): what addTyped
+			// does with that text (numerals.go). round(|f|·1000) is the
+			// decimal's digits (columnar.ShortDecimal).
+			c.addNumeral(reading{kind: dotGrouped, pt: f, cm: math.Copysign(math.Round(math.Abs(f)*1000), f), cmInt: true}, w)
 			return
 		}
 		c.addNumber(f, w)

@@ -36,6 +36,7 @@ func compareColumn(tl *tally, file string, got profile.Column, want oracleColumn
 	eq("type conformance", got.TypeConformance, want.TypeConformance)
 	eq("min", deref(got.Min), deref(want.Min))
 	eq("max", deref(got.Max), deref(want.Max))
+	eq("notation", got.Notation, want.Notation)
 	if want.formatExact {
 		eq("format", got.Format, want.Format)
 		eq("format conformance", got.FormatConformance, want.FormatConformance)

@@ -41,6 +41,15 @@ var (
 	grades     = []string{"Very Good", "Good", "Fair", "Poor", "Excellent"}
 )
 
+// grouped writes n with sep between its groups of three digits.
+func grouped(n int64, sep string) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + sep + s[i:]
+	}
+	return s
+}
+
 // maybe returns v, or a null, a blank or a placeholder now and then.
 func maybe(rng *rand.Rand, v string) (string, bool) {
 	switch rng.IntN(40) {
@@ -71,6 +80,36 @@ var genColumns = []genColumn{
 	}},
 	{"amount_eu", func(rng *rand.Rand, _ int) (string, bool) {
 		return maybe(rng, strings.Replace(fmt.Sprintf("%.2f", rng.Float64()*5000), ".", ",", 1))
+	}},
+	{"revenue", func(rng *rand.Rand, _ int) (string, bool) {
+		// US exports: comma thousands, a dollar sign now and then.
+		cents := rng.Int64N(500_000_000)
+		v := grouped(cents/100, ",") + fmt.Sprintf(".%02d", cents%100)
+		switch rng.IntN(5) {
+		case 0:
+			v = "$" + v
+		case 1:
+			v = grouped(cents/100, ",") // 1,234: two-way, read as the rest
+		}
+		return maybe(rng, v)
+	}},
+	{"umsatz", func(rng *rand.Rand, _ int) (string, bool) {
+		// German exports: dot thousands, decimal comma, a euro sign now and then.
+		cents := rng.Int64N(500_000_000)
+		v := grouped(cents/100, ".") + fmt.Sprintf(",%02d", cents%100)
+		switch rng.IntN(6) {
+		case 0:
+			v += " €"
+		case 1:
+			v = grouped(cents/100, ".") // 1.234: two-way, read as the rest
+		case 2:
+			v = grouped(cents/100, "\u00a0") + fmt.Sprintf(",%02d", cents%100) // no-break space thousands
+		}
+		return maybe(rng, v)
+	}},
+	{"share", func(rng *rand.Rand, _ int) (string, bool) {
+		x := rng.IntN(1000)
+		return maybe(rng, []string{fmt.Sprintf("%d.%d%%", x/10, x%10), fmt.Sprintf("%d,%d %%", x/10, x%10)}[rng.IntN(2)])
 	}},
 	{"zip", func(rng *rand.Rand, _ int) (string, bool) { return maybe(rng, fmt.Sprintf("%05d", rng.IntN(99999))) }},
 	{"signup", func(rng *rand.Rand, _ int) (string, bool) {

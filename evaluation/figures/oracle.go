@@ -52,6 +52,8 @@ var (
 	reDT    = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,9})?(Z|z|[+-][0-9]{2}:[0-9]{2})?$`)
 	reYMD   = regexp.MustCompile(`^([0-9]{4})[-/]([0-9]{2})[-/]([0-9]{2})$`)
 	reSlash = regexp.MustCompile(`^([0-9]{2})/([0-9]{2})/([0-9]{4})$`)
+	// A plain decimal shaped like 1.234 is also a numeral read both ways.
+	rePlainDotGrouped = regexp.MustCompile(`^[+-]?[1-9][0-9]{0,2}\.[0-9]{3}$`)
 	// Dotted dates are day first: 31.01.2024.
 	reDotted = regexp.MustCompile(`^([0-9]{2})\.([0-9]{2})\.([0-9]{4})$`)
 )
@@ -274,34 +276,87 @@ func oracleTypes(col *profile.Column, values []string) []float64 {
 	if n == 0 {
 		return nil
 	}
-	var ints, bools, dates, dts []string
-	var floats []float64
-	var floatTexts []string
-	dmyOnly, mdyOnly := 0, 0
+	var bools, dates, dts []string
+	var ownInts []int64  // plain integers, and numerals written alike in both conventions
+	var floats []float64 // every number read alike in both conventions
+	// Numerals read differently, or by one convention only: their numbers
+	// under the decimal point and under the decimal comma.
+	var byPoint, byComma []float64
+	pointInts, commaInts := []float64{}, []float64{}
+	pointOnly, commaOnly, dotGrouped, commaGrouped := 0, 0, 0, 0
+	dmyOnly, mdyOnly, eitherDate := 0, 0, 0
 	for _, v := range values {
-		if _, ok := oracleInt(v); ok {
-			ints = append(ints, v)
-		}
-		if f, ok := oracleFloat(v); ok {
-			floats = append(floats, f)
-			floatTexts = append(floatTexts, v)
-		}
 		if _, ok := oracleBool(v); ok {
 			bools = append(bools, v)
 		}
+		if x, ok := oracleInt(v); ok {
+			ownInts = append(ownInts, x)
+			floats = append(floats, float64(x))
+			continue
+		}
+		if f, ok := oracleFloat(v); ok && !rePlainDotGrouped.MatchString(v) {
+			floats = append(floats, f)
+			continue
+		}
 		if _, _, d, m := oracleDate(v); d || m {
 			dates = append(dates, v)
-			if d && !m {
+			switch {
+			case d && m && reSlash.MatchString(v): // a slash date both readings take (05/05 too)
+				eitherDate++
+			case d && m: // ISO or dotted: one reading
+			case d:
 				dmyOnly++
-			}
-			if m && !d {
+			default:
 				mdyOnly++
 			}
+			continue
 		}
 		if _, ok := oracleDatetime(v); ok {
 			dts = append(dts, v)
+			continue
+		}
+		r := oracleNumeral(v)
+		addPoint := func() {
+			byPoint = append(byPoint, r.pt)
+			if r.ptInt {
+				pointInts = append(pointInts, r.pt)
+			}
+		}
+		addComma := func() {
+			byComma = append(byComma, r.cm)
+			if r.cmInt {
+				commaInts = append(commaInts, r.cm)
+			}
+		}
+		switch r.kind {
+		case numSame:
+			if r.ptInt && math.Abs(r.pt) < 1<<63 {
+				ownInts = append(ownInts, int64(r.pt))
+			}
+			floats = append(floats, r.pt)
+		case numDot, numComma:
+			if r.kind == numDot {
+				dotGrouped++
+			} else {
+				commaGrouped++
+			}
+			addPoint()
+			addComma()
+		case numPoint:
+			pointOnly++
+			addPoint()
+		case numCommaD:
+			commaOnly++
+			addComma()
 		}
 	}
+	// The column takes the convention most one-way numerals call for.
+	read, readInts := byPoint, pointInts
+	if commaOnly > pointOnly {
+		read, readInts = byComma, commaInts
+	}
+	floats = append(floats, read...)
+	nInts := len(ownInts) + len(readInts)
 	enough := func(k int) bool { return float64(k) >= 0.95*float64(n) }
 	switch {
 	case len(bools) == n:
@@ -312,18 +367,15 @@ func oracleTypes(col *profile.Column, values []string) []float64 {
 			hasTrue, hasFalse = hasTrue || b, hasFalse || !b
 		}
 		col.Min, col.Max = ptrTo(strconv.FormatBool(!hasFalse)), ptrTo(strconv.FormatBool(hasTrue))
-	case enough(len(ints)):
+	case enough(nInts):
 		col.InferredType = profile.TypeInteger
-		col.TypeConformance = float64(len(ints)) / float64(n)
-		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-		for _, v := range ints {
-			x, _ := oracleInt(v)
-			lo, hi = min(lo, x), max(hi, x)
-		}
-		col.Min, col.Max = ptrTo(strconv.FormatInt(lo, 10)), ptrTo(strconv.FormatInt(hi, 10))
+		col.TypeConformance = float64(nInts) / float64(n)
+		col.Min, col.Max = oracleIntBounds(ownInts, readInts)
+		col.Notation = oracleNumberNotation(pointOnly, commaOnly, dotGrouped, commaGrouped)
 		return oracleMoments(col, floats)
 	case enough(len(floats)):
 		col.InferredType = profile.TypeFloat
+		col.Notation = oracleNumberNotation(pointOnly, commaOnly, dotGrouped, commaGrouped)
 		col.TypeConformance = float64(len(floats)) / float64(n)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, f := range floats {
@@ -335,6 +387,7 @@ func oracleTypes(col *profile.Column, values []string) []float64 {
 		col.InferredType = profile.TypeDate
 		col.TypeConformance = float64(len(dates)) / float64(n)
 		monthFirst := mdyOnly > dmyOnly
+		col.Notation = oracleDateNotation(dmyOnly, mdyOnly, eitherDate)
 		col.Min, col.Max = oracleExtremes(dates, func(v string) (*big.Int, bool) {
 			dmy, mdy, d, m := oracleDate(v)
 			if monthFirst {
@@ -355,6 +408,33 @@ func oracleTypes(col *profile.Column, values []string) []float64 {
 		col.Min, col.Max = ptrTo(lo), ptrTo(hi)
 	}
 	return nil
+}
+
+// oracleIntBounds renders an integer column's minimum and maximum: the
+// column's own integers (plain, or written alike in both conventions) as
+// int64 text, integers of the convention it takes as floats are written;
+// on a tie, the column's own.
+func oracleIntBounds(own []int64, read []float64) (lo, hi *string) {
+	var ownLo, ownHi int64
+	for i, x := range own {
+		if i == 0 || x < ownLo {
+			ownLo = x
+		}
+		if i == 0 || x > ownHi {
+			ownHi = x
+		}
+	}
+	loS, hiS := strconv.FormatInt(ownLo, 10), strconv.FormatInt(ownHi, 10)
+	if len(read) > 0 {
+		rLo, rHi := slices.Min(read), slices.Max(read)
+		if len(own) == 0 || rLo < float64(ownLo) {
+			loS = oracleFormatFloat(rLo)
+		}
+		if len(own) == 0 || rHi > float64(ownHi) {
+			hiS = oracleFormatFloat(rHi)
+		}
+	}
+	return &loS, &hiS
 }
 
 // oracleExtremes returns the texts of the smallest and largest keys of
