@@ -15,6 +15,7 @@ import (
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/readers"
 	"go.temporal.io/sdk/activity"
 )
 
@@ -94,6 +95,13 @@ func (a *Activities) AnalyzeFile(ctx context.Context, in FileRef) error {
 	d, err := analysis.WithNullTokens(j.NullTokenList())
 	if err != nil { // checked when the job was created: a list stored by hand
 		return a.MarkFileFailed(ctx, in, "the job's null_tokens cannot be used: "+err.Error())
+	}
+	if w := f.CSVDialectWords(); w != nil {
+		// The words were parsed when the file was uploaded; they are
+		// stored as given, so the analysis parses them again.
+		if d.CSV, err = readers.ParseCSVOptions(w.Delimiter, w.Quote, w.Header, w.Encoding); err != nil {
+			return a.MarkFileFailed(ctx, in, "the file's CSV dialect cannot be used: "+err.Error())
+		}
 	}
 	report := a.progressReporter(ctx, in)
 	res, err := analysis.Run(ctx, tmp, f.FileName, f.SizeBytes, d, a.Memory, report)

@@ -3,6 +3,7 @@ package activities
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"strings"
@@ -32,6 +33,12 @@ func (d deletedWhileOpening) Open(ctx context.Context, key string) (io.ReadClose
 }
 
 func storedFile(t *testing.T, f *fixture, store blob.Store) (*models.Job, *models.File) {
+	return storedCSV(t, f, store, "a,b\n1,2\n", nil)
+}
+
+// storedCSV stores a job with one file p.csv of content, uploaded with
+// the CSV dialect csvDialect (as stored: nil when sniffed).
+func storedCSV(t *testing.T, f *fixture, store blob.Store, content string, csvDialect *string) (*models.Job, *models.File) {
 	t.Helper()
 	ctx := context.Background()
 	j := &models.Job{RetentionMode: "short_term", RetentionDays: 3, Filenames: `["p.csv"]`, CreatedAt: time.Now().UTC()}
@@ -39,10 +46,10 @@ func storedFile(t *testing.T, f *fixture, store blob.Store) (*models.Job, *model
 		t.Fatal(err)
 	}
 	key, _ := blob.OrgKey(f.org.ID, "uploads", j.ID, "x")
-	if _, err := store.Put(ctx, key, bytes.NewBufferString("a,b\n1,2\n"), "text/csv"); err != nil {
+	if _, err := store.Put(ctx, key, bytes.NewBufferString(content), "text/csv"); err != nil {
 		t.Fatal(err)
 	}
-	file := &models.File{JobID: j.ID, FileName: "p.csv", StorageKey: key, SizeBytes: 8, CreatedAt: time.Now().UTC()}
+	file := &models.File{JobID: j.ID, FileName: "p.csv", StorageKey: key, SizeBytes: int64(len(content)), CSVDialect: csvDialect, CreatedAt: time.Now().UTC()}
 	if err := f.stores.Files.Create(ctx, f.org.ID, file); err != nil {
 		t.Fatal(err)
 	}
@@ -163,5 +170,64 @@ func TestAnalyzeFileDownloadsIntoTheSpool(t *testing.T) {
 	got, _ := f.stores.Files.Get(ctx, f.org.ID, file.ID)
 	if got.Status != models.FileCompleted {
 		t.Fatalf("file %s %q", got.Status, got.Error)
+	}
+}
+
+// TestAnalyzeFileReadsTheFilesCSVDialect: the dialect stored with a file
+// is the one the analysis reads it in, and the stored profile says which
+// was read; words that no longer parse fail the file, not the job.
+func TestAnalyzeFileReadsTheFilesCSVDialect(t *testing.T) {
+	const content = "id;city\n1;Paris\n2;Rome\n"
+	for _, tc := range []struct {
+		name    string
+		stored  *string
+		columns int
+		csv     string // the profile's csv, as JSON
+		failed  string // the file's error, when it fails
+	}{
+		{"sniffed", nil, 2, `{"delimiter":";","quote":"\"","header_line":1,"encoding":"utf-8"}`, ""},
+		{"given", models.EncodeCSVDialect(&models.CSVDialect{Delimiter: "comma", Header: "none"}), 1,
+			`{"delimiter":",","quote":"\"","header_line":null,"encoding":"utf-8"}`, ""},
+		{"unusable words", models.EncodeCSVDialect(&models.CSVDialect{Delimiter: "ab"}), 0, "", "the file's CSV dialect cannot be used: the delimiter"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t)
+			disk, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp, err := spool.Open(t.TempDir(), f.acts.Logger)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sp.Close()
+			f.acts.Blobs, f.acts.Spool = disk, sp
+			j, file := storedCSV(t, f, disk, content, tc.stored)
+			env := new(testsuite.WorkflowTestSuite).NewTestActivityEnvironment()
+			env.RegisterActivity(f.acts)
+			if _, err := env.ExecuteActivity(f.acts.AnalyzeFile, FileRef{OrgID: f.org.ID, JobID: j.ID, FileID: file.ID, Total: 1}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.stores.Files.Get(ctx, f.org.ID, file.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.failed != "" {
+				if got.Status != models.FileFailed || !strings.HasPrefix(got.Error, tc.failed) {
+					t.Fatalf("file %s %q, want failed with %q", got.Status, got.Error, tc.failed)
+				}
+				return
+			}
+			var prof struct {
+				CSV json.RawMessage `json:"csv"`
+			}
+			if err := json.Unmarshal([]byte(got.Profile), &prof); err != nil {
+				t.Fatal(err)
+			}
+			if got.Status != models.FileCompleted || got.ColumnCount != tc.columns || string(prof.CSV) != tc.csv {
+				t.Errorf("file %s %q, %d columns, csv %s; want completed, %d columns, csv %s", got.Status, got.Error, got.ColumnCount, prof.CSV, tc.columns, tc.csv)
+			}
+		})
 	}
 }

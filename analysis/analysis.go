@@ -40,9 +40,16 @@ type Result struct {
 	DuplicateRows int64  `json:"duplicate_rows"`
 	// DuplicateRowsEstimated: DuplicateRows is an estimate (over 1,000,000
 	// distinct rows).
-	DuplicateRowsEstimated bool           `json:"duplicate_rows_estimated,omitempty"`
-	Columns                []Column       `json:"columns"`
-	Quality                quality.Report `json:"quality"`
+	DuplicateRowsEstimated bool `json:"duplicate_rows_estimated,omitempty"`
+	// RecordsPath is where the rows of a JSON document wrapping them in an
+	// object were found ("results", "response.items"), so that a user can
+	// tell them from the rest of the document; empty when not wrapped.
+	RecordsPath string `json:"records_path,omitempty"`
+	// CSV is the dialect a CSV file was read in, sniffed or given, so
+	// that a user sees what DQS read; nil for other formats.
+	CSV     *CSVDialect    `json:"csv,omitempty"`
+	Columns []Column       `json:"columns"`
+	Quality quality.Report `json:"quality"`
 }
 
 // ErrBadInput marks a file that cannot be analysed as it is (malformed or
@@ -92,6 +99,7 @@ func monotonic(progress Progress) Progress {
 func analyse(ctx context.Context, f readers.File, name string, size int64, d Dialect, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
 	progress(StageParsing, 0)
 	counter := &countingFile{File: f}
+	opt.CSV = d.CSV
 	r, err := readers.Open(counter, name, opt)
 	if err != nil {
 		return nil, badInput(err)
@@ -114,6 +122,7 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, d Dia
 		return nil, err
 	}
 	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, DuplicateRowsEstimated: p.DuplicateRowsEstimated, Columns: make([]Column, len(p.Columns))}
+	res.RecordsPath, res.CSV = readAs(r)
 	// What is masked: any personal label, whatever its confidence (as for
 	// the top values below).
 	meaning := make(map[string]quality.Meaning, len(p.Columns))

@@ -34,6 +34,10 @@ type PrescanResult struct {
 	RowsScanned          int64           `json:"rows_scanned"`
 	RowEstimate          int64           `json:"row_estimate"`
 	ContainsPersonalData bool            `json:"contains_personal_data"`
+	// RecordsPath and CSV say how the head was read, as in Result: a user
+	// trying a dialect sees what it gives before uploading.
+	RecordsPath string      `json:"records_path,omitempty"`
+	CSV         *CSVDialect `json:"csv,omitempty"`
 	// PasswordColumns name the columns that hold plaintext passwords; such
 	// a file is refused.
 	PasswordColumns []string `json:"password_columns,omitempty"`
@@ -58,6 +62,7 @@ func Prescan(ctx context.Context, f readers.File, name string, size int64, d Dia
 		p.Columns = keepColumns(p.Columns, g.Kept())
 	}
 	out := &PrescanResult{Format: string(r.Format()), RowsScanned: rows, RowEstimate: rows, Columns: make([]PrescanColumn, len(p.Columns))}
+	out.RecordsPath, out.CSV = readAs(r)
 	switch {
 	case sc.eof || r.Format() == readers.FormatParquet:
 		// All rows were read, or the reader read a row group it knows.
@@ -99,7 +104,7 @@ type headScan struct {
 // closed when scanHead returns.
 func scanHead(f readers.File, name string, d Dialect, limit, budget int64) (*headScan, error) {
 	s := &headScan{counter: &countingFile{File: f}}
-	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4 * 3, OnePass: true})
+	r, err := readers.Open(s.counter, name, readers.Options{MemoryBudget: budget / 4 * 3, OnePass: true, CSV: d.CSV})
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -186,13 +186,9 @@ func (s *Server) rejectPasswords(c *gin.Context, p *principal, sp *spooledPart, 
 	return rawPasswordError(sp.name, res.PasswordColumns)
 }
 
-// checkParts prescans every part, read with null tokens nullTokens,
-// before anything is stored or created.
-func (s *Server) checkParts(c *gin.Context, p *principal, parts []*spooledPart, nullTokens []string) error {
-	d, err := dialectOf(nullTokens)
-	if err != nil {
-		return err
-	}
+// checkParts prescans every part, read in dialect d as its analysis will
+// read it, before anything is stored or created.
+func (s *Server) checkParts(c *gin.Context, p *principal, parts []*spooledPart, d analysis.Dialect) error {
 	for _, sp := range parts {
 		if err := s.checkNoPasswords(c, p, sp, d); err != nil {
 			return err
@@ -201,10 +197,11 @@ func (s *Server) checkParts(c *gin.Context, p *principal, parts []*spooledPart, 
 	return nil
 }
 
-// storeParts stores each checked part and records its file row; a failure
-// part-way, such as a concurrent upload of the same name winning the
-// insert (409), removes what this request stored, blobs and rows.
-func (s *Server) storeParts(c *gin.Context, p *principal, jobID string, parts []*spooledPart) ([]models.File, error) {
+// storeParts stores each checked part and records its file row, with the
+// CSV dialect the upload gave (nil: sniffed); a failure part-way, such as
+// a concurrent upload of the same name winning the insert (409), removes
+// what this request stored, blobs and rows.
+func (s *Server) storeParts(c *gin.Context, p *principal, jobID string, parts []*spooledPart, csv *models.CSVDialect) ([]models.File, error) {
 	ctx := c.Request.Context()
 	var stored []models.File
 	undo := func(err error) ([]models.File, error) {
@@ -228,7 +225,7 @@ func (s *Server) storeParts(c *gin.Context, p *principal, jobID string, parts []
 		if _, err := s.Blobs.Put(ctx, key, sp.file, "application/octet-stream"); err != nil {
 			return undo(fmt.Errorf("store upload: %w", err))
 		}
-		f := models.File{JobID: jobID, FileName: sp.name, StorageKey: key, SizeBytes: sp.size, CreatedAt: time.Now().UTC()}
+		f := models.File{JobID: jobID, FileName: sp.name, StorageKey: key, SizeBytes: sp.size, CSVDialect: models.EncodeCSVDialect(csv), CreatedAt: time.Now().UTC()}
 		if err := s.Stores.Files.Create(ctx, p.OrgID, &f); err != nil {
 			s.Blobs.Delete(context.WithoutCancel(ctx), key)
 			return undo(err)
@@ -255,6 +252,12 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 	}
 	if j.FileDeletedAt != nil {
 		return errFilesOfJobDeleted(j)
+	}
+	// The job's null tokens, and this request's CSV dialect: the files of
+	// one job may come from different exports.
+	d, csv, err := uploadDialect(c, j.NullTokenList())
+	if err != nil {
+		return err
 	}
 	parts, err := s.spoolParts(c)
 	if err != nil {
@@ -283,10 +286,10 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 		}
 		have[sp.name] = true
 	}
-	if err := s.checkParts(c, p, parts, j.NullTokenList()); err != nil {
+	if err := s.checkParts(c, p, parts, d); err != nil {
 		return err
 	}
-	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
+	if _, err := s.storeParts(c, p, j.ID, parts, csv); err != nil {
 		return err
 	}
 	return s.respondJob(c, http.StatusCreated, p.OrgID, j)
@@ -294,10 +297,15 @@ func (s *Server) uploadJobFiles(c *gin.Context) error {
 
 // publicUpload is the integration shortcut: one request creates a job with
 // the organisation's retention defaults, stores the file and starts it.
-// The query's null_tokens, if any, replace the organisation's.
+// The query's null_tokens, if any, replace the organisation's; its CSV
+// dialect, if any, is stored with the file.
 func (s *Server) publicUpload(c *gin.Context) error {
 	p := mustPrincipal(c)
 	org, tokens, err := s.uploadNullTokens(c, p)
+	if err != nil {
+		return err
+	}
+	d, csv, err := uploadDialect(c, tokens)
 	if err != nil {
 		return err
 	}
@@ -307,7 +315,7 @@ func (s *Server) publicUpload(c *gin.Context) error {
 	}
 	defer sp.close()
 	parts := []*spooledPart{sp}
-	if err := s.checkParts(c, p, parts, tokens); err != nil {
+	if err := s.checkParts(c, p, parts, d); err != nil {
 		return err
 	}
 	mode, days, err := resolveRetention(org, nil, nil)
@@ -318,7 +326,7 @@ func (s *Server) publicUpload(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.storeParts(c, p, j.ID, parts); err != nil {
+	if _, err := s.storeParts(c, p, j.ID, parts, csv); err != nil {
 		return err
 	}
 	started, err := s.startAnalysis(c, p, j.ID, 1, mode, days)
@@ -332,14 +340,15 @@ func (s *Server) publicUpload(c *gin.Context) error {
 func (s *Server) publicJob(c *gin.Context) error { return s.getJob(c) }
 
 // prescan classifies the head of a file without storing anything, with
-// the query's null_tokens or else the organisation's.
+// the query's null_tokens or else the organisation's, and the query's CSV
+// dialect.
 func (s *Server) prescan(c *gin.Context) error {
 	p := mustPrincipal(c)
 	_, tokens, err := s.uploadNullTokens(c, p)
 	if err != nil {
 		return err
 	}
-	d, err := dialectOf(tokens)
+	d, _, err := uploadDialect(c, tokens)
 	if err != nil {
 		return err
 	}
@@ -362,31 +371,35 @@ func (s *Server) prescan(c *gin.Context) error {
 }
 
 type fileView struct {
-	ID              int64           `json:"id"`
-	FileID          int64           `json:"file_id"`
-	JobID           string          `json:"job_id"`
-	FileName        string          `json:"file_name"`
-	Status          string          `json:"status"`
-	Format          string          `json:"format"`
-	SizeBytes       int64           `json:"size_bytes"`
-	RowCount        int64           `json:"row_count"`
-	ColumnCount     int             `json:"column_count"`
-	QualityScore    *float64        `json:"quality_score"`
-	RawFileDeleted  bool            `json:"raw_file_deleted"`
-	ParentFileID    *int64          `json:"parent_file_id"`
-	PipelineID      *string         `json:"pipeline_id"`
-	PipelineVersion *int            `json:"pipeline_version"`
-	Error           *string         `json:"error"`
-	CreatedAt       time.Time       `json:"created_at"`
-	CompletedAt     *time.Time      `json:"completed_at"`
-	Profile         json.RawMessage `json:"profile,omitempty"`
+	ID              int64      `json:"id"`
+	FileID          int64      `json:"file_id"`
+	JobID           string     `json:"job_id"`
+	FileName        string     `json:"file_name"`
+	Status          string     `json:"status"`
+	Format          string     `json:"format"`
+	SizeBytes       int64      `json:"size_bytes"`
+	RowCount        int64      `json:"row_count"`
+	ColumnCount     int        `json:"column_count"`
+	QualityScore    *float64   `json:"quality_score"`
+	RawFileDeleted  bool       `json:"raw_file_deleted"`
+	ParentFileID    *int64     `json:"parent_file_id"`
+	PipelineID      *string    `json:"pipeline_id"`
+	PipelineVersion *int       `json:"pipeline_version"`
+	Error           *string    `json:"error"`
+	CreatedAt       time.Time  `json:"created_at"`
+	CompletedAt     *time.Time `json:"completed_at"`
+	// CSVDialect is the dialect the file was uploaded with, in the
+	// uploader's words; absent when it was sniffed.
+	CSVDialect *models.CSVDialect `json:"csv_dialect,omitempty"`
+	Profile    json.RawMessage    `json:"profile,omitempty"`
 }
 
 func viewFile(f *models.File, withProfile bool) fileView {
 	v := fileView{ID: f.ID, FileID: f.ID, JobID: f.JobID, FileName: f.FileName, Status: f.Status, Format: f.Format,
 		SizeBytes: f.SizeBytes, RowCount: f.RowCount, ColumnCount: f.ColumnCount, QualityScore: f.QualityScore,
 		RawFileDeleted: f.StorageKey == "", ParentFileID: f.ParentFileID, PipelineID: f.PipelineID,
-		PipelineVersion: f.PipelineVersion, Error: strPtr(f.Error), CreatedAt: f.CreatedAt.UTC(), CompletedAt: utcPtr(f.CompletedAt)}
+		PipelineVersion: f.PipelineVersion, Error: strPtr(f.Error), CreatedAt: f.CreatedAt.UTC(), CompletedAt: utcPtr(f.CompletedAt),
+		CSVDialect: f.CSVDialectWords()}
 	if withProfile && f.Profile != "" {
 		v.Profile = json.RawMessage(f.Profile)
 	}

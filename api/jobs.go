@@ -230,6 +230,9 @@ type jobFileView struct {
 	ColumnCount  int      `json:"column_count"`
 	QualityScore *float64 `json:"quality_score"`
 	Error        *string  `json:"error"`
+	// CSVDialect is the dialect the file was uploaded with, in the
+	// uploader's words; absent when it was sniffed.
+	CSVDialect *models.CSVDialect `json:"csv_dialect,omitempty"`
 }
 
 type jobColumnView struct {
@@ -289,7 +292,8 @@ func (s *Server) jobView(ctx context.Context, orgID string, j *models.Job) (jobV
 	for i, f := range files {
 		ids[i] = f.ID
 		v.Files = append(v.Files, jobFileView{FileID: f.ID, FileName: f.FileName, Status: f.Status, Progress: f.Progress,
-			SizeBytes: f.SizeBytes, RowCount: f.RowCount, ColumnCount: f.ColumnCount, QualityScore: f.QualityScore, Error: strPtr(f.Error)})
+			SizeBytes: f.SizeBytes, RowCount: f.RowCount, ColumnCount: f.ColumnCount, QualityScore: f.QualityScore, Error: strPtr(f.Error),
+			CSVDialect: f.CSVDialectWords()})
 	}
 	if len(ids) > 0 {
 		v.FileID = &ids[0]

@@ -421,3 +421,69 @@ func walk(v any, at string, fn func(at string, node map[string]any)) {
 		}
 	}
 }
+
+// TestOpenAPIDocumentsCSVDialects: the three operations that read uploads
+// take the four dialect parameters, described with an example, and the
+// schemas show the dialect given and the one read, typed.
+func TestOpenAPIDocumentsCSVDialects(t *testing.T) {
+	doc := openAPIDoc(t)
+	byID := map[string]docOperation{}
+	for _, o := range operations(t, doc) {
+		if id, ok := o.op["operationId"].(string); ok {
+			byID[id] = o
+		}
+	}
+	for _, id := range []string{"uploadJobFiles", "publicUpload", "prescanFile"} {
+		o, ok := byID[id]
+		if !ok {
+			t.Errorf("no operation %s", id)
+			continue
+		}
+		query := map[string]map[string]any{}
+		params, _ := o.op["parameters"].([]any)
+		for _, p := range params {
+			if p := resolve(t, doc, p); p != nil && p["in"] == "query" {
+				query[p["name"].(string)] = p
+			}
+		}
+		for _, name := range []string{"delimiter", "quote", "header", "encoding"} {
+			p := query[name]
+			if p == nil {
+				t.Errorf("%s: no query parameter %s", id, name)
+				continue
+			}
+			if d, _ := p["description"].(string); len(d) < 40 || p["example"] == nil || dig(p, "schema", "type") != "string" || p["required"] != false {
+				t.Errorf("%s: parameter %s = %v", id, name, p)
+			}
+		}
+		if d, _ := o.op["description"].(string); !strings.Contains(d, "`delimiter`") {
+			t.Errorf("%s: the description does not mention the dialect", id)
+		}
+	}
+	schemas := dig(doc, "components", "schemas").(map[string]any)
+	for _, s := range []string{"File", "JobFile"} {
+		p := resolve(t, doc, dig(schemas, s, "properties", "csv_dialect"))
+		if p == nil || p["type"] != "object" || p["example"] == nil || dig(p, "properties", "header", "type") != "string" {
+			t.Errorf("%s.csv_dialect = %v", s, p)
+		}
+	}
+	for at, props := range map[string]any{
+		"File.profile":  dig(schemas, "File", "properties", "profile", "properties"),
+		"PrescanResult": dig(schemas, "PrescanResult", "properties"),
+	} {
+		rp := resolve(t, doc, dig(props, "records_path"))
+		if rp == nil || rp["type"] != "string" || rp["example"] == nil {
+			t.Errorf("%s.records_path = %v", at, rp)
+		}
+		csv := resolve(t, doc, dig(props, "csv"))
+		if csv == nil || csv["type"] != "object" || csv["example"] == nil {
+			t.Errorf("%s.csv = %v", at, csv)
+			continue
+		}
+		for field, typ := range map[string]string{"delimiter": "string", "quote": "[string null]", "header_line": "[integer null]", "encoding": "string"} {
+			if got := fmt.Sprint(dig(csv, "properties", field, "type")); got != typ {
+				t.Errorf("%s.csv.%s is %s, want %s", at, field, got, typ)
+			}
+		}
+	}
+}

@@ -71,6 +71,10 @@ type File struct {
 	PipelineVersion *int
 	CreatedAt       time.Time `gorm:"not null"`
 	CompletedAt     *time.Time
+	// CSVDialect is the JSON of the CSV dialect the uploader gave, in
+	// their words (see CSVDialect); null when it is sniffed. It is the
+	// file's, not the job's: a job may hold files written differently.
+	CSVDialect *string `gorm:"type:text"`
 }
 
 // FileColumn is one analysed column, kept as rows so later features (GDPR

@@ -112,6 +112,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611260201_users_email_per_org", Migrate: migrateEmailPerOrganization},
 	{ID: "202611260202_second_factor_guard", Migrate: migrateSecondFactorGuard},
 	{ID: "202611260301_null_tokens", Migrate: migrateNullTokens},
+	{ID: "202611260401_files_csv_dialect", Migrate: migrateFilesCSVDialect},
 }
 
 // backfillRetentionExpiry gives jobs that ended before expiry times were

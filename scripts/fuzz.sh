@@ -5,23 +5,29 @@
 # input that makes a reader allocate without bound crashes the fuzzer, which
 # saves it under readers/testdata/fuzz/<target>/, where `make test` replays
 # it ever after. Seeds come from the shared fixtures and internal/hostile's
-# attack files. FUZZ_TARGETS picks targets (default: all).
+# attack files. FUZZ_TARGETS picks targets (default: all); a target outside
+# ./readers is written package:Target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 time=${FUZZTIME:-10m}
 memory_kib=${FUZZ_MEMORY_KIB:-4194304}
-targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped}
+targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped ./evaluation/figures:FuzzNumerals}
 go=${GO:-go}
 
 # Built before the limit applies: the compiler is not what is measured.
 $go test -c -o /dev/null ./readers
+$go test -c -o /dev/null ./evaluation/figures
 
 status=0
-for target in $targets; do
+for entry in $targets; do
+  pkg=./readers target=$entry
+  if [[ $entry == *:* ]]; then
+    pkg=${entry%%:*} target=${entry#*:}
+  fi
   echo "== $target for $time (memory limit $((memory_kib / 1024)) MiB a process)"
-  if ! (ulimit -v "$memory_kib" && $go test -run '^$' -fuzz "^${target}\$" -fuzztime "$time" -fuzzminimizetime 1m ./readers); then
-    echo "== $target FAILED: the crasher is under readers/testdata/fuzz/$target/" >&2
+  if ! (ulimit -v "$memory_kib" && $go test -run '^$' -fuzz "^${target}\$" -fuzztime "$time" -fuzzminimizetime 1m "$pkg"); then
+    echo "== $target FAILED: the crasher is under ${pkg#./}/testdata/fuzz/$target/" >&2
     status=1
   fi
 done

@@ -16,6 +16,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/dqs/dqs/analysis"
+	"github.com/dqs/dqs/readers"
 )
 
 // profileMemoryLimit is the soft heap limit `dqs profile` runs under unless
@@ -39,16 +40,29 @@ func profileFiles(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			tokens = strings.Split(v, ",")
 		}
 		d, err := analysis.WithNullTokens(tokens)
-		dialect = d
+		dialect.NullTokens = d.NullTokens
 		return err
 	})
+	// The CSV dialect, in the words the API's query takes; parsed once all
+	// four are known, as they are checked together (a delimiter that is
+	// also the quote).
+	delimiter := fs.String("delimiter", "", "CSV delimiter: one character, or tab, comma, semicolon, pipe or space (default: sniffed)")
+	quote := fs.String("quote", "", "CSV quote character, or none to read quotes as text (default: sniffed)")
+	header := fs.String("header", "", "line number of the CSV header, the lines above skipped, or none (default: sniffed)")
+	encoding := fs.String("encoding", "", "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin-1 (default: sniffed)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: dqs profile [--json] [--null-tokens LIST] FILE...\n\nProfiles, classifies and scores CSV, JSON, JSON Lines and Parquet files locally.")
+		fmt.Fprintln(stderr, "Usage: dqs profile [--json] [--null-tokens LIST] [--delimiter C] [--quote C] [--header N] [--encoding E] FILE...\n\nProfiles, classifies and scores CSV, JSON, JSON Lines and Parquet files locally.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	csv, err := readers.ParseCSVOptions(*delimiter, *quote, *header, *encoding)
+	if err != nil {
+		fmt.Fprintf(stderr, "dqs profile: %v\n", err)
+		return 2
+	}
+	dialect.CSV = csv
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return 2
@@ -131,6 +145,9 @@ func printProfile(w io.Writer, path string, r *analysis.Result) {
 	fmt.Fprintf(w, "%s: %s, %d rows, %d columns, %d duplicate rows, quality %.1f/100 (completeness %.1f, validity %.1f, uniqueness %.1f, consistency %.1f)\n",
 		path, r.Format, r.RowCount, len(r.Columns), r.DuplicateRows, r.Quality.Score,
 		r.Quality.Dimensions.Completeness, r.Quality.Dimensions.Validity, r.Quality.Dimensions.Uniqueness, r.Quality.Dimensions.Consistency)
+	if line := readAsLine(r); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "COLUMN\tTYPE\tCLASSIFICATION\tGDPR\tCONFIDENCE\tNULLS\tDISTINCT\tFORMAT OK")
 	for _, c := range r.Columns {
@@ -149,6 +166,27 @@ func printProfile(w io.Writer, path string, r *analysis.Result) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// readAsLine says in one line how the file was read, when the reader
+// chose: where a wrapped JSON document's records were, or the CSV dialect
+// (sniffed or given), so that a wrong guess is seen and can be overridden
+// with the flags.
+func readAsLine(r *analysis.Result) string {
+	switch {
+	case r.RecordsPath != "":
+		return fmt.Sprintf("  records read from the array at %q", r.RecordsPath)
+	case r.CSV == nil:
+		return ""
+	}
+	quote, header := "no quoting", "no header"
+	if r.CSV.Quote != nil {
+		quote = "quote " + strconv.Quote(*r.CSV.Quote)
+	}
+	if r.CSV.HeaderLine != nil {
+		header = fmt.Sprintf("header on line %d", *r.CSV.HeaderLine)
+	}
+	return fmt.Sprintf("  read as CSV: delimiter %s, %s, %s, encoding %s", strconv.Quote(r.CSV.Delimiter), quote, header, r.CSV.Encoding)
 }
 
 func quoteAll(vs []string) []string {
