@@ -642,27 +642,12 @@ func (c *column) merge(o *column) error {
 		}
 	}
 	if o.nInt > 0 {
-		if c.nInt == 0 {
-			c.intMin, c.intMax = o.intMin, o.intMax
-		} else {
-			c.intMin, c.intMax = min(c.intMin, o.intMin), max(c.intMax, o.intMax)
-		}
+		c.intMin, c.intMax = widen(c.intMin, c.intMax, c.nInt == 0, o.intMin, o.intMax)
 	}
 	if o.nFloat > 0 {
-		if c.nFloat == 0 {
-			c.fltMin, c.fltMax = o.fltMin, o.fltMax
-		} else {
-			c.fltMin, c.fltMax = min(c.fltMin, o.fltMin), max(c.fltMax, o.fltMax)
-		}
+		c.fltMin, c.fltMax = widen(c.fltMin, c.fltMax, c.nFloat == 0, o.fltMin, o.fltMax)
 	}
-	// Chan et al.'s parallel update of Welford's (n, mean, M2).
-	if o.welN > 0 {
-		n := c.welN + o.welN
-		d := o.welMean - c.welMean
-		c.welMean += d * float64(o.welN) / float64(n)
-		c.welM2 += o.welM2 + d*d*float64(c.welN)*float64(o.welN)/float64(n)
-		c.welN = n
-	}
+	c.welN, c.welMean, c.welM2 = mergeWelford(c.welN, c.welMean, c.welM2, o.welN, o.welMean, o.welM2)
 	c.sketch.merge(o.sketch)
 	c.tails.merge(&o.tails)
 	if o.pointNums != nil {

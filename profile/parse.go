@@ -274,24 +274,12 @@ func parseDate(s string) (dmy, mdy int64, cls dateClass, ok bool) {
 		return 0, 0, 0, false
 	}
 	if s[2] == '.' && s[5] == '.' {
-		d, ok1 := digits2(s, 0)
-		m, ok2 := digits2(s, 3)
-		y, ok3 := digits4(s, 6)
-		if !ok1 || !ok2 || !ok3 || !validYMD(y, m, d) {
-			return 0, 0, 0, false
-		}
-		n := daysFromCivil(y, m, d)
-		return n, n, dateUnambiguous, true
+		n, ok := dayAt(s, 6, 3, 0)
+		return n, n, dateUnambiguous, ok
 	}
 	if (s[4] == '-' && s[7] == '-') || (s[4] == '/' && s[7] == '/') {
-		y, ok1 := digits4(s, 0)
-		m, ok2 := digits2(s, 5)
-		d, ok3 := digits2(s, 8)
-		if !ok1 || !ok2 || !ok3 || !validYMD(y, m, d) {
-			return 0, 0, 0, false
-		}
-		n := daysFromCivil(y, m, d)
-		return n, n, dateUnambiguous, true
+		n, ok := dayAt(s, 0, 5, 8)
+		return n, n, dateUnambiguous, ok
 	}
 	if s[2] == '/' && s[5] == '/' {
 		a, ok1 := digits2(s, 0)
@@ -314,6 +302,18 @@ func parseDate(s string) (dmy, mdy int64, cls dateClass, ok bool) {
 		}
 	}
 	return 0, 0, 0, false
+}
+
+// dayAt reads the four-digit year at y, the month at m and the day at d
+// of s as a day number, if they make a valid date.
+func dayAt(s string, y, m, d int) (int64, bool) {
+	yy, ok1 := digits4(s, y)
+	mm, ok2 := digits2(s, m)
+	dd, ok3 := digits2(s, d)
+	if !ok1 || !ok2 || !ok3 || !validYMD(yy, mm, dd) {
+		return 0, false
+	}
+	return daysFromCivil(yy, mm, dd), true
 }
 
 // parseDatetime accepts RFC 3339 and "2006-01-02 15:04:05": a date, 'T', 't'

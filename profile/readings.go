@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -31,17 +32,9 @@ func extraReadingsWorst(kllK int) int64 {
 }
 
 func (r *readingNumbers) add(x float64, whole bool, w int64) {
-	if r.n == 0 {
-		r.lo, r.hi = x, x
-	} else {
-		r.lo, r.hi = min(r.lo, x), max(r.hi, x)
-	}
+	r.lo, r.hi = widen(r.lo, r.hi, r.n == 0, x, x)
 	if whole {
-		if r.ints == 0 {
-			r.intLo, r.intHi = x, x
-		} else {
-			r.intLo, r.intHi = min(r.intLo, x), max(r.intHi, x)
-		}
+		r.intLo, r.intHi = widen(r.intLo, r.intHi, r.ints == 0, x, x)
 		r.ints += w
 	}
 	r.n += w
@@ -59,23 +52,24 @@ func (r *readingNumbers) merge(o *readingNumbers) {
 	if o == nil || o.n == 0 {
 		return
 	}
-	if r.n == 0 {
-		r.lo, r.hi = o.lo, o.hi
-	} else {
-		r.lo, r.hi = min(r.lo, o.lo), max(r.hi, o.hi)
-	}
+	r.lo, r.hi = widen(r.lo, r.hi, r.n == 0, o.lo, o.hi)
 	if o.ints > 0 {
-		if r.ints == 0 {
-			r.intLo, r.intHi = o.intLo, o.intHi
-		} else {
-			r.intLo, r.intHi = min(r.intLo, o.intLo), max(r.intHi, o.intHi)
-		}
+		r.intLo, r.intHi = widen(r.intLo, r.intHi, r.ints == 0, o.intLo, o.intHi)
 	}
 	r.n += o.n
 	r.ints += o.ints
 	r.welN, r.welMean, r.welM2 = mergeWelford(r.welN, r.welMean, r.welM2, o.welN, o.welMean, o.welM2)
 	r.sketch.merge(o.sketch)
 	r.tails.merge(&o.tails)
+}
+
+// widen is the bounds lo, hi (none yet when empty) widened to take in
+// olo and ohi.
+func widen[T cmp.Ordered](lo, hi T, empty bool, olo, ohi T) (T, T) {
+	if empty {
+		return olo, ohi
+	}
+	return min(lo, olo), max(hi, ohi)
 }
 
 // mergeWelford is Chan et al.'s parallel update of Welford's (n, mean, M2).
@@ -174,11 +168,7 @@ func (c *column) numberFigures() numberFigures {
 			f.intMax = formatFloat(r.intHi)
 		}
 	}
-	if f.nFloat == 0 {
-		f.fltMin, f.fltMax = r.lo, r.hi
-	} else {
-		f.fltMin, f.fltMax = min(f.fltMin, r.lo), max(f.fltMax, r.hi)
-	}
+	f.fltMin, f.fltMax = widen(f.fltMin, f.fltMax, f.nFloat == 0, r.lo, r.hi)
 	f.nInt += r.ints
 	f.nFloat += r.n
 	f.welN, f.welMean, f.welM2 = mergeWelford(f.welN, f.welMean, f.welM2, r.welN, r.welMean, r.welM2)
