@@ -698,7 +698,7 @@ func (c *column) inferType() (typ string, conforming int64) {
 	switch {
 	case c.nBool == n:
 		return TypeBoolean, n
-	case enough(nInt):
+	case enough(nInt) && nFloat == nInt: // a decimal among the numbers makes them decimals
 		return TypeInteger, nInt
 	case enough(nFloat):
 		return TypeFloat, nFloat

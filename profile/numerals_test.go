@@ -167,3 +167,16 @@ func fderef(f *float64) float64 {
 	}
 	return *f
 }
+
+// Integers with some decimals among them are a decimal column, not an
+// integer one with type mismatches; integers with some words stay integer.
+func TestIntegersWithDecimalsAreFloat(t *testing.T) {
+	values := append(repeatValue("12", 97), "2.5", "3.75", "1")
+	if c := profileOf(values...); c.InferredType != TypeFloat || c.TypeConformance != 1 {
+		t.Errorf("ints with decimals: %s, conformance %v", c.InferredType, c.TypeConformance)
+	}
+	values = append(repeatValue("12", 97), "n.a.", "tbd", "1")
+	if c := profileOf(values...); c.InferredType != TypeInteger || c.TypeConformance != 0.98 {
+		t.Errorf("ints with words: %s, conformance %v", c.InferredType, c.TypeConformance)
+	}
+}

@@ -63,7 +63,9 @@ type Column struct {
 	// InferredType is the first of boolean (all non-empty values are
 	// boolean tokens), integer, float, date, datetime that at least 95% of
 	// the non-empty values parse as; otherwise string, or empty when there is
-	// no non-empty value. Numbers include numerals with thousands
+	// no non-empty value. A column is integer only when none of its
+	// numbers is a decimal: integers with some decimals are a float column
+	// (a decimal is no type mismatch there). Numbers include numerals with thousands
 	// separators, a decimal comma, currency or percent signs, read in the
 	// column's convention (numerals.go, Notation).
 	InferredType string `json:"inferred_type"`

@@ -367,7 +367,7 @@ func oracleTypes(col *profile.Column, values []string) []float64 {
 			hasTrue, hasFalse = hasTrue || b, hasFalse || !b
 		}
 		col.Min, col.Max = ptrTo(strconv.FormatBool(!hasFalse)), ptrTo(strconv.FormatBool(hasTrue))
-	case enough(nInts):
+	case enough(nInts) && len(floats) == nInts: // integers, unless some number is a decimal
 		col.InferredType = profile.TypeInteger
 		col.TypeConformance = float64(nInts) / float64(n)
 		col.Min, col.Max = oracleIntBounds(ownInts, readInts)
