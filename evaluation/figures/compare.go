@@ -53,6 +53,49 @@ func compareColumn(tl *tally, file string, got profile.Column, want oracleColumn
 	close("standard deviation", got.StdDev, want.StdDev)
 	compareQuantiles(tl, file, got, want)
 	compareOutliers(tl, file, got, want)
+	compareIssues(tl, file, got, want)
+}
+
+// compareIssues: the issues the engine raises on the column (without a
+// classification, so validity goes by type and shape) are those the
+// README's rules give on the oracle's figures, with their counts: missing
+// values, a constant column, type mismatches and an invalid format, each
+// where its figures are exact.
+func compareIssues(tl *tally, file string, got profile.Column, want oracleColumn) {
+	r := quality.Assess(&profile.Profile{RowCount: got.Count, Columns: []profile.Column{got}}, nil)
+	gotCount := map[string]int64{}
+	for _, is := range r.Issues {
+		gotCount[is.Kind] = is.Count
+	}
+	wantCount := map[string]int64{}
+	missing := want.Nulls + want.Empty
+	if want.Count > 0 && float64(missing) > 0.05*float64(want.Count) {
+		wantCount[quality.KindMissingValues] = missing
+	}
+	nonEmpty := want.Count - missing
+	typed := want.InferredType != profile.TypeString && want.InferredType != profile.TypeEmpty
+	numeric := want.InferredType == profile.TypeInteger || want.InferredType == profile.TypeFloat
+	if off := 1 - want.TypeConformance; typed && off > 0 && off < 0.05 {
+		wantCount[quality.KindTypeMismatch] = max(1, int64(math.Round(off*float64(nonEmpty))))
+	}
+	if fc := want.FormatConformance; nonEmpty > 0 && want.Format != "" && fc < 0.95 && !numeric && (typed || fc >= 0.5) {
+		wantCount[quality.KindInvalidFormat] = max(1, int64(math.Round((1-fc)*float64(nonEmpty))))
+	}
+	if want.Distinct == 1 && want.Count > 1 {
+		wantCount[quality.KindConstantColumn] = want.Count - want.Nulls
+	}
+	for _, kind := range []string{quality.KindMissingValues, quality.KindTypeMismatch, quality.KindInvalidFormat, quality.KindConstantColumn} {
+		exact := want.DistinctExact || kind == quality.KindMissingValues || kind == quality.KindTypeMismatch
+		if kind == quality.KindInvalidFormat {
+			exact = want.formatExact
+		}
+		if !exact {
+			continue
+		}
+		tl.record("issue: "+kind, gotCount[kind] == wantCount[kind], func() string {
+			return fmt.Sprintf("%s, column %q: %s count %d, want %d", file, got.Name, kind, gotCount[kind], wantCount[kind])
+		})
+	}
 }
 
 // compareOutliers: a numeric column's tails are its most extreme numbers,
