@@ -9,7 +9,7 @@ TEST_FLAGS       ?= -race -count=1 -timeout 30m
 
 export DQS_TEMPORAL_CLI := $(TEMPORAL)
 
-.PHONY: help build run test vet eval bench bench-small bench-duckdb bench-go fuzz temporal-cli clean
+.PHONY: help build run test vet eval bench bench-small bench-duckdb bench-compare bench-go fuzz temporal-cli clean
 
 help:
 	@echo "make run           start Temporal (with its Web UI) and DQS (API + worker) on this machine"
@@ -21,6 +21,8 @@ help:
 	@echo "make bench-small   the same with 200,000 rows, for a quick check"
 	@echo "make bench-duckdb  DuckDB's SUMMARIZE on the same files, the reference of the speed targets"
 	@echo "                   (needs Node.js and npm; installs DuckDB's package into $(TOOLS_DIR), once)"
+	@echo "make bench-compare check dqs's figures (nulls, min, max, mean, stddev, quartiles, distinct) against"
+	@echo "                   DuckDB's exact ones on the same files; fails beyond the documented error"
 	@echo "make bench-go      run the Go micro-benchmarks (go test -bench)"
 	@echo "make fuzz          fuzz every reader of untrusted bytes for FUZZTIME each (default 10m) under a"
 	@echo "                   memory limit; crashers are kept in readers/testdata/fuzz and replayed by make test"
@@ -73,6 +75,15 @@ DUCKDB_DIR     := $(TOOLS_DIR)/duckdb-node-$(DUCKDB_VERSION)
 bench-duckdb: $(DUCKDB_DIR)/node_modules/@duckdb/node-api
 	cp scripts/duckdb-summarize.mjs $(DUCKDB_DIR)/
 	node $(DUCKDB_DIR)/duckdb-summarize.mjs $(HOME)/.cache/dqs/bench
+
+# dqs's figures against DuckDB's exact ones on the same files, each within
+# the error the engine documents (cmd/dqs-bench/compare.go says how the two
+# readings map); fails on any disagreement. The script is copied next to
+# the installed package so that Node.js finds @duckdb/node-api. Same BENCH_FLAGS
+# as bench, e.g. BENCH_FLAGS='-rows 200000 -dir $(HOME)/.cache/dqs/bench-small'.
+bench-compare: $(DUCKDB_DIR)/node_modules/@duckdb/node-api
+	cp scripts/duckdb-figures.mjs $(DUCKDB_DIR)/
+	$(GO) run ./cmd/dqs-bench -compare-duckdb $(DUCKDB_DIR)/duckdb-figures.mjs $(BENCH_FLAGS)
 
 $(DUCKDB_DIR)/node_modules/@duckdb/node-api:
 	@command -v npm >/dev/null || { echo "make bench-duckdb needs Node.js and npm"; exit 1; }

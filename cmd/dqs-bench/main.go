@@ -9,6 +9,9 @@
 //
 //	go run ./cmd/dqs-bench [-rows N] [-dir DIR] [-formats csv,jsonl,parquet] [-dqs PATH]
 //
+// With -compare-duckdb SCRIPT it times nothing and instead checks dqs's
+// figures against DuckDB's exact ones on the same files (compare.go).
+//
 // MB are 10^6 bytes throughout (file sizes, MB/s and RSS).
 package main
 
@@ -53,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", defaultDir(), "cache directory for the generated files and the dqs binary")
 	formats := fs.String("formats", "csv,jsonl,parquet", "comma-separated formats to measure")
 	dqs := fs.String("dqs", "", "dqs binary to run (default: build ./cmd/dqs into -dir)")
+	compare := fs.String("compare-duckdb", "", "instead of timing, compare dqs's figures with DuckDB's exact ones, computed by this `script` (scripts/duckdb-figures.mjs, next to an installed @duckdb/node-api; see make bench-compare)")
+	node := fs.String("node", "node", "Node.js binary that runs the -compare-duckdb script")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: dqs-bench [flags]\n\nProfiles generated CSV, JSON Lines and Parquet files with `dqs profile --json`\nand prints MB/s, rows/s and peak RSS per format. The first run generates the\nfiles (about 1.9 GB for 3,000,000 rows) into -dir; later runs reuse them.")
 		fs.PrintDefaults()
@@ -95,6 +100,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	printMachine(stdout, bin)
+	if *compare != "" {
+		return compareDuckDB(stdout, stderr, *dir, bin, *node, *compare, list)
+	}
 	var results []result
 	status := 0
 	for _, f := range list {
