@@ -53,9 +53,10 @@ type column struct {
 	nCommaGrouped          int64 // 1,234: likewise
 	hasTrue, hasFalse      bool
 	dateDMY, dateMDY       extreme // slash dates read day-first / month-first
-	datetime               extreme
-	strMin, strMax         []byte // cut to extremeKey bytes
-	minCut, maxCut         bool   // strMin, strMax were cut
+	datetime               extreme // ISO and RFC 3339 date-times
+	slashDTDMY, slashDTMDY extreme // slash date-times read day-first / month-first
+	strMin, strMax         []byte  // cut to extremeKey bytes
+	minCut, maxCut         bool    // strMin, strMax were cut
 	// textBounds: strMin and strMax take every typed value observed too
 	// (typed.go: from the first value the typed lane leaves to text).
 	textBounds bool
@@ -449,14 +450,7 @@ func (c *column) addTyped(v string, w int64) {
 		if b-'0' <= 9 && len(v) == 10 {
 			if dmy, mdy, cls, ok := parseDate(v); ok {
 				c.nDate += w
-				switch cls {
-				case dateDMYOnly:
-					c.nDMYOnly += w
-				case dateMDYOnly:
-					c.nMDYOnly += w
-				case dateEither:
-					c.nEitherDate += w
-				}
+				c.countSlash(cls, w)
 				c.dateDMY.observe(dmy, 0, v)
 				c.dateMDY.observe(mdy, 0, v)
 				return
@@ -465,6 +459,13 @@ func (c *column) addTyped(v string, w int64) {
 		if sec, nsec, ok := parseDatetime(v); ok && b-'0' <= 9 {
 			c.nDT += w
 			c.datetime.observe(sec, nsec, v)
+			return
+		}
+		if dmy, mdy, cls, ok := parseSlashDatetime(v); ok {
+			c.nDT += w
+			c.countSlash(cls, w)
+			c.slashDTDMY.observe(dmy, 0, v)
+			c.slashDTMDY.observe(mdy, 0, v)
 			return
 		}
 		if r := readNumeral(v); r.kind != notNumeral {
@@ -530,6 +531,18 @@ func (c *column) addNumber(f float64, w int64) {
 	c.tails.add(f, w)
 }
 
+// countSlash counts a slash date or date-time by the readings it takes.
+func (c *column) countSlash(cls dateClass, w int64) {
+	switch cls {
+	case dateDMYOnly:
+		c.nDMYOnly += w
+	case dateMDYOnly:
+		c.nMDYOnly += w
+	case dateEither:
+		c.nEitherDate += w
+	}
+}
+
 func (c *column) startHLL() {
 	if c.hll != nil {
 		return
@@ -581,6 +594,13 @@ func (e *extreme) merge(o *extreme) {
 	}
 	e.observe(o.minK1, o.minK2, string(o.minS))
 	e.observe(o.maxK1, o.maxK2, string(o.maxS))
+}
+
+// clone is a copy of e that shares no memory with it.
+func (e *extreme) clone() extreme {
+	o := *e
+	o.minS, o.maxS = slices.Clone(e.minS), slices.Clone(e.maxS)
+	return o
 }
 
 func (e *extreme) render() (lo, hi *string) {
@@ -663,6 +683,8 @@ func (c *column) merge(o *column) error {
 	c.dateDMY.merge(&o.dateDMY)
 	c.dateMDY.merge(&o.dateMDY)
 	c.datetime.merge(&o.datetime)
+	c.slashDTDMY.merge(&o.slashDTDMY)
+	c.slashDTMDY.merge(&o.slashDTMDY)
 	c.sample.merge(&o.sample)
 
 	c.count += o.count
@@ -767,7 +789,14 @@ func (c *column) result(topK int) Column {
 			col.Min, col.Max = c.dateDMY.render()
 		}
 	case TypeDatetime:
-		col.Min, col.Max = c.datetime.render()
+		col.Notation = c.dateNotation()
+		e := c.datetime.clone() // merging into a copy would write into c's bytes
+		if c.nMDYOnly > c.nDMYOnly {
+			e.merge(&c.slashDTMDY)
+		} else {
+			e.merge(&c.slashDTDMY)
+		}
+		col.Min, col.Max = e.render()
 	case TypeString:
 		col.Min, col.Max = ptr(cutText(c.strMin, c.minCut)), ptr(cutText(c.strMax, c.maxCut))
 	}

@@ -23,11 +23,15 @@
 //     int64. float: the decimal float grammar with '.' as the only separator
 //     (no inf/nan/hex/','), with the same leading-zero rule for the integer
 //     part (so zip codes like "01234" stay strings). boolean: true/false/yes/no/t/f/y/n/0/1, any case,
-//     and only if every non-empty value is one. date: 2006-01-02,
-//     2006/01/02, 02/01/2006, 01/02/2006 (ambiguous slash dates are read the
-//     way most unambiguous ones in the column read, day first on a tie).
-//     datetime: RFC 3339 and "2006-01-02 15:04:05", fraction and zone
-//     optional.
+//     and only if every non-empty value is one. Numerals with thousands
+//     separators, a decimal comma, currency or percent signs are numbers
+//     too, in the column's convention (numerals.go). date: 2006-01-02,
+//     2006/01/02, 02.01.2006 (day first), 02/01/2006, 01/02/2006 (ambiguous
+//     slash dates are read the way most unambiguous ones in the column
+//     read, day first on a tie). datetime: RFC 3339 and "2006-01-02
+//     15:04:05", fraction and zone optional, and the slash forms of
+//     spreadsheets, "1/2/06 15:04" or "01/02/2006 3:04:05 PM", read like
+//     slash dates (parseSlashDatetime).
 //   - the inferred type is boolean if every value is one, else the first of
 //     integer, float, date, datetime that at least 95% of the values parse
 //     as, else string.

@@ -1,6 +1,9 @@
 package profile
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // This file holds the allocation-free value parsers used by type inference.
 // None of them allocates, on success or on failure: the hot loop calls them
@@ -42,7 +45,10 @@ func ParsesAs(typ, v string) bool {
 		_, _, _, ok := parseDate(v)
 		return ok
 	case TypeDatetime:
-		_, _, ok := parseDatetime(v)
+		if _, _, ok := parseDatetime(v); ok {
+			return true
+		}
+		_, _, _, ok := parseSlashDatetime(v)
 		return ok
 	case TypeString:
 		return true
@@ -300,6 +306,94 @@ func parseDate(s string) (dmy, mdy int64, cls dateClass, ok bool) {
 			n := daysFromCivil(y, a, b)
 			return n, n, dateMDYOnly, true
 		}
+	}
+	return 0, 0, 0, false
+}
+
+// parseSlashDatetime accepts the date-times spreadsheets write: a slash
+// date with a day and a month of one or two digits and a year of two or
+// four ("3/4/13", "03/04/2013"), a space, and h:mm or h:mm:ss, with an
+// optional AM or PM ("3/4/13 14:03", "03/04/2013 2:03:09 PM"). A two-digit
+// year is 2000 to 2068 below 69 and 1969 to 1999 from it, as Go and POSIX
+// read them. Like slash dates it returns the Unix seconds under a
+// day-first and a month-first reading and which are valid; no zone means
+// UTC.
+func parseSlashDatetime(s string) (dmy, mdy int64, cls dateClass, ok bool) {
+	if len(s) < 11 || len(s) > 22 {
+		return 0, 0, 0, false
+	}
+	i := 0
+	num := func(minDigits, maxDigits int) (int, bool) {
+		n, start := 0, i
+		for i < len(s) && s[i]-'0' <= 9 && i-start < maxDigits {
+			n = n*10 + int(s[i]-'0')
+			i++
+		}
+		return n, i-start >= minDigits && (i == len(s) || s[i]-'0' > 9)
+	}
+	sep := func(c byte) bool {
+		if i < len(s) && s[i] == c {
+			i++
+			return true
+		}
+		return false
+	}
+	a, ok1 := num(1, 2)
+	ok1 = ok1 && sep('/')
+	b, ok2 := num(1, 2)
+	ok2 = ok2 && sep('/')
+	yStart := i
+	y, ok3 := num(2, 4)
+	switch i - yStart {
+	case 2:
+		if y < 69 {
+			y += 2000
+		} else {
+			y += 1900
+		}
+	case 4:
+	default:
+		ok3 = false
+	}
+	ok3 = ok3 && sep(' ')
+	h, ok4 := num(1, 2)
+	ok4 = ok4 && sep(':')
+	mi, ok5 := num(2, 2)
+	se, ok6 := 0, true
+	if sep(':') {
+		se, ok6 = num(2, 2)
+	}
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || mi > 59 || se > 59 {
+		return 0, 0, 0, false
+	}
+	if rest := s[i:]; rest != "" {
+		rest = strings.TrimPrefix(rest, " ")
+		if len(rest) != 2 || rest[1]|0x20 != 'm' || h < 1 || h > 12 {
+			return 0, 0, 0, false
+		}
+		switch rest[0] | 0x20 {
+		case 'a':
+			h %= 12
+		case 'p':
+			h = h%12 + 12
+		default:
+			return 0, 0, 0, false
+		}
+	}
+	if h > 23 {
+		return 0, 0, 0, false
+	}
+	clock := int64(h*3600 + mi*60 + se)
+	asDMY, asMDY := validYMD(y, b, a), validYMD(y, a, b)
+	switch {
+	case asDMY && asMDY:
+		return daysFromCivil(y, b, a)*86400 + clock, daysFromCivil(y, a, b)*86400 + clock, dateEither, true
+	case asDMY:
+		n := daysFromCivil(y, b, a)*86400 + clock
+		return n, n, dateDMYOnly, true
+	case asMDY:
+		n := daysFromCivil(y, a, b)*86400 + clock
+		return n, n, dateMDYOnly, true
 	}
 	return 0, 0, 0, false
 }

@@ -221,3 +221,38 @@ func TestDecimalFloatMatchesStrconv(t *testing.T) {
 		}
 	}
 }
+
+func TestParseSlashDatetime(t *testing.T) {
+	at := func(s string) int64 {
+		tm, err := time.Parse("2006-01-02 15:04:05", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm.Unix()
+	}
+	for _, tc := range []struct {
+		in       string
+		dmy, mdy string
+		cls      dateClass
+	}{
+		{"3/4/13 14:03", "2013-04-03 14:03:00", "2013-03-04 14:03:00", dateEither},
+		{"1/2/13 1:03", "2013-02-01 01:03:00", "2013-01-02 01:03:00", dateEither},
+		{"31/12/2024 23:59:59", "2024-12-31 23:59:59", "2024-12-31 23:59:59", dateDMYOnly},
+		{"12/31/2024 11:59:59 PM", "2024-12-31 23:59:59", "2024-12-31 23:59:59", dateMDYOnly},
+		{"12/31/2024 12:00 am", "2024-12-31 00:00:00", "2024-12-31 00:00:00", dateMDYOnly},
+		{"12/31/99 12:00PM", "1999-12-31 12:00:00", "1999-12-31 12:00:00", dateMDYOnly},
+		{"05/05/68 00:00", "2068-05-05 00:00:00", "2068-05-05 00:00:00", dateEither},
+	} {
+		dmy, mdy, cls, ok := parseSlashDatetime(tc.in)
+		if !ok || dmy != at(tc.dmy) || mdy != at(tc.mdy) || cls != tc.cls {
+			t.Errorf("parseSlashDatetime(%q) = %d, %d, %d, %v; want %d, %d, %d", tc.in, dmy, mdy, cls, ok, at(tc.dmy), at(tc.mdy), tc.cls)
+		}
+	}
+	for _, in := range []string{"3/4/13", "3/4/13 14:3", "3/4/13 24:00", "13/13/13 10:00", "3/4/135 10:00", "3/4/1 10:00",
+		"3/4/13 13:00 PM", "3/4/13 0:00 AM", "3/4/13 10:00 XM", "3/4/13 10:60", "3/4/13  10:00", "3/4/13T10:00", "3-4-13 10:00",
+		"3/4/13 10:00:60", "123/4/13 10:00", "3/4/13 10:00 PMX", "2013-03-04 10:00"} {
+		if _, _, _, ok := parseSlashDatetime(in); ok {
+			t.Errorf("parseSlashDatetime(%q) accepted", in)
+		}
+	}
+}

@@ -130,6 +130,12 @@ var genColumns = []genColumn{
 		layouts := []string{time.RFC3339, time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05-07:00"}
 		return maybe(rng, t.Format(layouts[rng.IntN(len(layouts))]))
 	}},
+	{"visited", func(rng *rand.Rand, _ int) (string, bool) {
+		// Spreadsheet exports: m/d/yy h:mm, sometimes with seconds and AM/PM.
+		t := time.Unix(1.2e9+rng.Int64N(6e8), 0).UTC()
+		layouts := []string{"1/2/06 15:04", "1/2/06 15:04", "01/02/2006 15:04:05", "1/2/2006 3:04 PM"}
+		return maybe(rng, t.Format(layouts[rng.IntN(len(layouts))]))
+	}},
 	{"active", func(rng *rand.Rand, _ int) (string, bool) {
 		return []string{"true", "false", "TRUE", "yes", "no", "1", "0"}[rng.IntN(7)], true
 	}},

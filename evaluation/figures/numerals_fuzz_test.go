@@ -43,3 +43,19 @@ func oracleNumberAs(v string, comma bool) (float64, bool) {
 	}
 	return oracleFloat(v)
 }
+
+// FuzzDatetimes: the profiler and the oracle take the same texts as
+// date-times, ISO and spreadsheet slash forms alike.
+func FuzzDatetimes(f *testing.F) {
+	for _, s := range []string{"3/4/13 14:03", "12/31/2024 11:59:59 PM", "31/12/2024 23:59", "2024-01-31T10:00:00Z", "1/2/13 1:03",
+		"3/4/13 0:00 AM", "13/13/13 10:00", "2024-01-31 10:00:00.123+02:00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		_, iso := oracleDatetime(v)
+		_, _, d, m := oracleSlashDatetime(v)
+		if got, want := profile.ParsesAs(profile.TypeDatetime, v), iso || d || m; got != want {
+			t.Fatalf("ParsesAs(datetime, %q) = %v, the oracle says %v", v, got, want)
+		}
+	})
+}

@@ -163,6 +163,47 @@ func oracleDatetime(v string) (*big.Int, bool) {
 	return n.Add(n, big.NewInt(nsec)), true
 }
 
+// reSlashDT: the date-times of spreadsheets, 3/4/13 14:03 or
+// 03/04/2013 2:03:09 PM.
+var reSlashDT = regexp.MustCompile(`^([0-9]{1,2})/([0-9]{1,2})/([0-9]{2}|[0-9]{4}) ([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?(?: ?([AaPp][Mm]))?$`)
+
+// oracleSlashDatetime returns v as nanoseconds since the epoch read day
+// first and month first, and which readings are valid. Two-digit years
+// are 2000–2068 below 69 and 1969–1999 from it.
+func oracleSlashDatetime(v string) (dmy, mdy *big.Int, dmyOK, mdyOK bool) {
+	m := reSlashDT.FindStringSubmatch(v)
+	if m == nil {
+		return nil, nil, false, false
+	}
+	a, b, y := atoi(m[1]), atoi(m[2]), atoi(m[3])
+	if len(m[3]) == 2 {
+		y += 1900
+		if y < 1969 {
+			y += 100
+		}
+	}
+	h, mi, sec := atoi(m[4]), atoi(m[5]), atoi(m[6])
+	if ampm := strings.ToLower(m[7]); ampm != "" {
+		if h < 1 || h > 12 {
+			return nil, nil, false, false
+		}
+		h %= 12
+		if ampm == "pm" {
+			h += 12
+		}
+	}
+	if h > 23 || mi > 59 || sec > 59 {
+		return nil, nil, false, false
+	}
+	at := func(month, day int) (*big.Int, bool) {
+		n, ok := validDate(y, month, day)
+		return new(big.Int).Mul(big.NewInt(n*86400+int64(h*3600+mi*60+sec)), big.NewInt(1e9)), ok
+	}
+	dmy, dmyOK = at(b, a)
+	mdy, mdyOK = at(a, b)
+	return dmy, mdy, dmyOK, mdyOK
+}
+
 // oracleColumn is what the oracle says of one column.
 type oracleColumn struct {
 	profile.Column
@@ -315,6 +356,18 @@ func oracleTypes(col *profile.Column, values []string) []float64 {
 			dts = append(dts, v)
 			continue
 		}
+		if _, _, d, m := oracleSlashDatetime(v); d || m {
+			dts = append(dts, v)
+			switch {
+			case d && m:
+				eitherDate++
+			case d:
+				dmyOnly++
+			default:
+				mdyOnly++
+			}
+			continue
+		}
 		r := oracleNumeral(v)
 		addPoint := func() {
 			byPoint = append(byPoint, r.pt)
@@ -398,7 +451,18 @@ func oracleTypes(col *profile.Column, values []string) []float64 {
 	case enough(len(dts)):
 		col.InferredType = profile.TypeDatetime
 		col.TypeConformance = float64(len(dts)) / float64(n)
-		col.Min, col.Max = oracleExtremes(dts, oracleDatetime)
+		col.Notation = oracleDateNotation(dmyOnly, mdyOnly, eitherDate)
+		monthFirst := mdyOnly > dmyOnly
+		col.Min, col.Max = oracleExtremes(dts, func(v string) (*big.Int, bool) {
+			if n, ok := oracleDatetime(v); ok {
+				return n, true
+			}
+			dmy, mdy, d, m := oracleSlashDatetime(v)
+			if monthFirst {
+				return mdy, m
+			}
+			return dmy, d
+		})
 	default:
 		col.InferredType = profile.TypeString
 		lo, hi := values[0], values[0]
