@@ -34,6 +34,7 @@ var dateTimeLayouts = []string{
 	"2006-01-02 15:04:05 MST", "02/01/2006 15:04", "02/01/2006 15:04:05", "01/02/2006 15:04:05",
 	"01/02/2006 3:04 PM", "1/2/2006 3:04:05 PM", "02.01.2006 15:04", "02.01.2006 15:04:05",
 	"1/2/2006 15:04:05", "1/2/2006 15:04", // spreadsheet and form exports (Google Forms, UCI Online Retail)
+	"1/2/06 15:04", "1/2/06 15:04:05", "1/2/06 3:04 PM", "1/2/2006 3:04 PM", "01/02/2006 3:04:05 PM", // spreadsheets, two-digit years
 	"02/Jan/2006:15:04:05 -0700", // web server access logs (common log format)
 	time.RFC1123, time.RFC1123Z, time.RFC822, time.RFC822Z, time.ANSIC, time.UnixDate,
 	"Mon, 2 Jan 2006 15:04:05 -0700", "2006-01-02T15:04:05Z0700",
