@@ -47,11 +47,13 @@ type Job struct {
 }
 
 // File is one uploaded (or corrected) file and, once analysed, its results.
+// A job holds one upload of each declared name (uploadNameIndex, migration
+// 202611260101); corrected copies, which have a parent, are outside it.
 type File struct {
 	ID          int64  `gorm:"primaryKey;autoIncrement"`
 	OrgID       string `gorm:"size:36;not null;index"`
-	JobID       string `gorm:"size:32;not null;index"`
-	FileName    string `gorm:"size:512;not null"`
+	JobID       string `gorm:"size:32;not null;index;uniqueIndex:idx_files_job_upload_name,priority:1,where:parent_file_id IS NULL"`
+	FileName    string `gorm:"size:512;not null;uniqueIndex:idx_files_job_upload_name,priority:2,where:parent_file_id IS NULL"`
 	StorageKey  string `gorm:"size:1024;not null;default:''"` // cleared when the raw file is deleted
 	ContentType string `gorm:"size:128;not null;default:''"`
 	SizeBytes   int64  `gorm:"not null;default:0"`

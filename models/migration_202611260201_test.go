@@ -3,25 +3,47 @@ package models_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/models/modelstest"
 )
 
-// openMigratedTo opens a new database of dialect d with the migrations up
-// to and including id applied, as an older release left it.
-func openMigratedTo(t *testing.T, d models.Dialect, id string) *models.DB {
+// openEmpty opens a new database of dialect d without any migration.
+func openEmpty(t *testing.T, d models.Dialect) *models.DB {
 	t.Helper()
 	db, err := models.Open(modelstest.URL(t, d))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// openMigratedTo opens a new database of dialect d with the migrations up
+// to and including id applied, as an older release left it.
+func openMigratedTo(t *testing.T, d models.Dialect, id string) *models.DB {
+	t.Helper()
+	db := openEmpty(t, d)
 	if err := db.MigrateTo(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// insertOldOrg stores an organisation as a release before null tokens
+// wrote it: the live Orgs.Create writes columns such a database lacks.
+func insertOldOrg(t *testing.T, db *models.DB, id string) *models.Organization {
+	t.Helper()
+	now := time.Now().UTC()
+	err := db.Gorm.Table("organizations").Create(map[string]any{"id": id, "name": id, "token_balance": 100,
+		"retention_mode": "short_term", "retention_days": 30, "anomaly_sensitivity": "medium", "trust_threshold": 0.8,
+		"gdpr_check_enabled": true, "created_at": now, "updated_at": now}).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &models.Organization{ID: id}
 }
 
 // migrationBefore returns the id of the migration applied just before id.
@@ -46,8 +68,8 @@ func TestMigratingToEmailPerOrganisation(t *testing.T) {
 			ctx := context.Background()
 			db := openMigratedTo(t, d, migrationBefore(t, "202611260201_users_email_per_org"))
 			s := models.NewStores(db)
-			a := newOrg(t, s, "A")
-			b := newOrg(t, s, "B")
+			a := insertOldOrg(t, db, "org-a")
+			b := insertOldOrg(t, db, "org-b")
 			old := newUser(t, s, a.ID, "old@example.com", models.RoleAdmin)
 			// Before: the address is taken across the service.
 			wantErr(t, s.Users.Create(ctx, b.ID, &models.User{Email: "old@example.com", PasswordHash: "x", Role: models.RoleAdmin}), errs.ErrConflict)

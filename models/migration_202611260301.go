@@ -10,18 +10,15 @@ import (
 // existing rows: the engine's defaults, which is what their files were
 // analysed with.
 //
-// The first migration builds organizations from the live Organization
-// struct, so on a new database the column is already there.
+// The tables it alters were created from frozen structs without the column,
+// on a new database as on an old one, so it always adds it: a column already
+// there would mean an older migration changed, and fails here loudly.
 func migrateNullTokens(tx *gorm.DB) error {
 	type nullTokens struct {
 		NullTokens *string `gorm:"type:text"`
 	}
 	for _, table := range []string{"organizations", "jobs"} {
-		m := tx.Table(table).Migrator()
-		if m.HasColumn(&nullTokens{}, "NullTokens") {
-			continue
-		}
-		if err := m.AddColumn(&nullTokens{}, "NullTokens"); err != nil {
+		if err := tx.Table(table).Migrator().AddColumn(&nullTokens{}, "NullTokens"); err != nil {
 			return fmt.Errorf("add %s.null_tokens: %w", table, err)
 		}
 	}

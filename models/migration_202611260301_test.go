@@ -18,22 +18,11 @@ func TestMigratingToNullTokens(t *testing.T) {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
 			db := openMigratedTo(t, d, migrationBefore(t, "202611260301_null_tokens"))
-			// The first migration builds organizations from the live struct:
-			// take the column out to get the table an older release built.
-			if err := db.Gorm.Exec("ALTER TABLE organizations DROP COLUMN null_tokens").Error; err != nil {
-				t.Fatal(err)
-			}
-			err := db.Gorm.Table("organizations").Create(map[string]any{"id": "org-before", "name": "A", "token_balance": 100,
-				"retention_mode": "short_term", "retention_days": 30, "anomaly_sensitivity": "medium", "trust_threshold": 0.8,
-				"gdpr_check_enabled": true, "created_at": time.Now().UTC(), "updated_at": time.Now().UTC()}).Error
-			if err != nil {
-				t.Fatal(err)
-			}
+			org := insertOldOrg(t, db, "org-before")
 			s := models.NewStores(db)
-			org := &models.Organization{ID: "org-before"}
 			// The jobs table has no null_tokens yet: a row as the old
 			// release wrote it.
-			err = db.Gorm.Table("jobs").Create(map[string]any{"id": "job_aaaaaaaaaaaa", "org_id": org.ID, "status": "created",
+			err := db.Gorm.Table("jobs").Create(map[string]any{"id": "job_aaaaaaaaaaaa", "org_id": org.ID, "status": "created",
 				"filenames": `["a.csv"]`, "retention_mode": "short_term", "retention_days": 30, "created_at": time.Now().UTC()}).Error
 			if err != nil {
 				t.Fatal(err)

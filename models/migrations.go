@@ -11,17 +11,88 @@ import (
 
 // migrations are explicit and ordered; an applied migration is never edited,
 // a change is a new one. Each creates tables from structs frozen inside it,
-// so later edits of the live models cannot change what an old migration did.
+// copies of the live models as they were when it was written (never aliases
+// of them), so later edits of the live models cannot change what an old
+// migration did: a database built from scratch and one upgraded release by
+// release go through the same statements and end up the same. A field or
+// index tag added to a live model therefore needs a new migration adding the
+// column or index; TestMigrationsBuildTheLiveSchema fails until it has one.
+// The live models in turn describe the whole schema, indexes made by
+// hand-written SQL included, since that test compares what the migrations
+// build with what AutoMigrate builds from LiveModels.
 var migrations = []*gormigrate.Migration{
 	{
 		ID: "202611210001_accounts",
 		Migrate: func(tx *gorm.DB) error {
-			type organization Organization
-			type user User
-			type refreshToken RefreshToken
-			type emailVerification EmailVerification
-			type apiKey APIKey
-			type auditLog AuditLog
+			type organization struct {
+				ID                 string    `gorm:"primaryKey;size:36"`
+				Name               string    `gorm:"size:200;not null"`
+				TokenBalance       int64     `gorm:"not null"`
+				RetentionMode      string    `gorm:"size:32;not null"`
+				RetentionDays      int       `gorm:"not null"`
+				AnomalySensitivity string    `gorm:"size:16;not null"`
+				TrustThreshold     float64   `gorm:"not null"`
+				GDPRCheckEnabled   bool      `gorm:"column:gdpr_check_enabled;not null"`
+				CreatedAt          time.Time `gorm:"not null"`
+				UpdatedAt          time.Time `gorm:"not null"`
+			}
+			// Email is unique across the service until
+			// 202611260201_users_email_per_org.
+			type user struct {
+				ID                string `gorm:"primaryKey;size:36"`
+				OrgID             string `gorm:"size:36;not null;index"`
+				Email             string `gorm:"size:320;not null;uniqueIndex"`
+				PasswordHash      string `gorm:"size:200;not null"`
+				Role              string `gorm:"size:16;not null"`
+				EmailVerifiedAt   *time.Time
+				TOTPSecret        string    `gorm:"column:totp_secret;size:300;not null;default:''"`
+				TOTPPendingSecret string    `gorm:"column:totp_pending_secret;size:300;not null;default:''"`
+				TOTPEnabled       bool      `gorm:"column:totp_enabled;not null;default:false"`
+				TOTPLastStep      int64     `gorm:"column:totp_last_step;not null;default:0"`
+				CreatedAt         time.Time `gorm:"not null"`
+				UpdatedAt         time.Time `gorm:"not null"`
+			}
+			type refreshToken struct {
+				ID        string    `gorm:"primaryKey;size:36"`
+				OrgID     string    `gorm:"size:36;not null;index"`
+				UserID    string    `gorm:"size:36;not null;index"`
+				FamilyID  string    `gorm:"size:36;not null;index"`
+				TokenHash string    `gorm:"size:64;not null;uniqueIndex"`
+				ExpiresAt time.Time `gorm:"not null;index"`
+				RotatedAt *time.Time
+				RevokedAt *time.Time
+				CreatedAt time.Time `gorm:"not null"`
+			}
+			type emailVerification struct {
+				ID        string    `gorm:"primaryKey;size:36"`
+				OrgID     string    `gorm:"size:36;not null;index"`
+				UserID    string    `gorm:"size:36;not null;index"`
+				TokenHash string    `gorm:"size:64;not null;uniqueIndex"`
+				ExpiresAt time.Time `gorm:"not null;index"`
+				UsedAt    *time.Time
+				CreatedAt time.Time `gorm:"not null"`
+			}
+			type apiKey struct {
+				ID         string    `gorm:"primaryKey;size:36"`
+				OrgID      string    `gorm:"size:36;not null;index"`
+				Name       string    `gorm:"size:200;not null"`
+				Scope      string    `gorm:"size:16;not null"`
+				KeyPrefix  string    `gorm:"size:32;not null"`
+				KeyHash    string    `gorm:"size:64;not null;uniqueIndex"`
+				CreatedBy  string    `gorm:"size:36;not null"`
+				CreatedAt  time.Time `gorm:"not null"`
+				LastUsedAt *time.Time
+				RevokedAt  *time.Time
+			}
+			type auditLog struct {
+				ID        string    `gorm:"primaryKey;size:36"`
+				OrgID     string    `gorm:"size:36;not null;index:idx_audit_org_created,priority:1"`
+				UserID    *string   `gorm:"size:36"`
+				Event     string    `gorm:"size:64;not null;index"`
+				IPAddress string    `gorm:"size:64;not null;default:''"`
+				Metadata  string    `gorm:"type:text;not null"`
+				CreatedAt time.Time `gorm:"not null;index:idx_audit_org_created,priority:2"`
+			}
 			return createTables(tx, []table{
 				{"organizations", &organization{}},
 				{"users", &user{}},
@@ -62,8 +133,39 @@ var migrations = []*gormigrate.Migration{
 				CompletedAt   *time.Time
 				FileDeletedAt *time.Time
 			}
-			type file File
-			type fileColumn FileColumn
+			type file struct {
+				ID              int64  `gorm:"primaryKey;autoIncrement"`
+				OrgID           string `gorm:"size:36;not null;index"`
+				JobID           string `gorm:"size:32;not null;index"`
+				FileName        string `gorm:"size:512;not null"`
+				StorageKey      string `gorm:"size:1024;not null;default:''"`
+				ContentType     string `gorm:"size:128;not null;default:''"`
+				SizeBytes       int64  `gorm:"not null;default:0"`
+				Status          string `gorm:"size:16;not null"`
+				Progress        int    `gorm:"not null;default:0"`
+				Format          string `gorm:"size:16;not null;default:''"`
+				RowCount        int64  `gorm:"not null;default:0"`
+				ColumnCount     int    `gorm:"not null;default:0"`
+				QualityScore    *float64
+				Profile         string `gorm:"type:text;not null;default:''"`
+				Error           string `gorm:"type:text;not null;default:''"`
+				ParentFileID    *int64
+				PipelineID      *string `gorm:"size:36"`
+				PipelineVersion *int
+				CreatedAt       time.Time `gorm:"not null"`
+				CompletedAt     *time.Time
+			}
+			type fileColumn struct {
+				ID             int64   `gorm:"primaryKey;autoIncrement"`
+				OrgID          string  `gorm:"size:36;not null;index"`
+				FileID         int64   `gorm:"not null;index"`
+				Position       int     `gorm:"not null"`
+				Name           string  `gorm:"size:512;not null"`
+				InferredType   string  `gorm:"size:16;not null"`
+				Classification string  `gorm:"size:64;not null"`
+				GDPRCategory   string  `gorm:"column:gdpr_category;size:32;not null"`
+				Confidence     float64 `gorm:"not null"`
+			}
 			return createTables(tx, []table{{"jobs", &job{}}, {"files", &file{}}, {"file_columns", &fileColumn{}}})
 		},
 	},
@@ -113,6 +215,18 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611260202_second_factor_guard", Migrate: migrateSecondFactorGuard},
 	{ID: "202611260301_null_tokens", Migrate: migrateNullTokens},
 	{ID: "202611260401_files_csv_dialect", Migrate: migrateFilesCSVDialect},
+}
+
+// LiveModels returns a value of every model the service stores, one per
+// table. The tables the migrations create are exactly these, and
+// TestMigrationsBuildTheLiveSchema holds the two to the same columns and
+// indexes, so a model added here needs its migration and a migration
+// creating a table needs its model here.
+func LiveModels() []any {
+	return []any{
+		&Organization{}, &User{}, &RefreshToken{}, &EmailVerification{}, &APIKey{}, &AuditLog{},
+		&Job{}, &File{}, &FileColumn{}, &Webhook{}, &TOTPChallenge{}, &TOTPAttempt{},
+	}
 }
 
 // backfillRetentionExpiry gives jobs that ended before expiry times were

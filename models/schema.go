@@ -56,15 +56,14 @@ type Organization struct {
 }
 
 // User belongs to one organisation. An e-mail address is unique within an
-// organisation, and one person may hold accounts in several. (Migration
-// 202611210001_accounts builds the table from this struct, so Email keeps
-// the service-wide uniqueIndex tag it was created with; migration
-// 202611260201_users_email_per_org replaced that index by one on
-// (org_id, email).)
+// organisation (idx_users_org_email), and one person may hold accounts in
+// several; login looks an address up across organisations
+// (idx_users_email_lookup). Both indexes are migration
+// 202611260201_users_email_per_org's.
 type User struct {
 	ID              string `gorm:"primaryKey;size:36"`
-	OrgID           string `gorm:"size:36;not null;index"`
-	Email           string `gorm:"size:320;not null;uniqueIndex"`
+	OrgID           string `gorm:"size:36;not null;index;uniqueIndex:idx_users_org_email,priority:1"`
+	Email           string `gorm:"size:320;not null;uniqueIndex:idx_users_org_email,priority:2;index:idx_users_email_lookup"`
 	PasswordHash    string `gorm:"size:200;not null"`
 	Role            Role   `gorm:"size:16;not null"`
 	EmailVerifiedAt *time.Time

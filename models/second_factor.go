@@ -38,9 +38,9 @@ type TOTPChallenge struct {
 // wrong code that reached the limit carries LockedUntil.
 type TOTPAttempt struct {
 	ID          string    `gorm:"primaryKey;size:36"`
-	OrgID       string    `gorm:"size:36;not null"`
-	UserID      string    `gorm:"size:36;not null"`
-	CreatedAt   time.Time `gorm:"not null"`
+	OrgID       string    `gorm:"size:36;not null;index:idx_totp_attempts_user,priority:1"`
+	UserID      string    `gorm:"size:36;not null;index:idx_totp_attempts_user,priority:2"`
+	CreatedAt   time.Time `gorm:"not null;index:idx_totp_attempts_user,priority:3"`
 	LockedUntil *time.Time
 }
 
