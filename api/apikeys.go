@@ -47,7 +47,7 @@ func (s *Server) createAPIKey(c *gin.Context) error {
 // listAPIKeys lists active keys, never the keys themselves.
 func (s *Server) listAPIKeys(c *gin.Context) error {
 	p := mustPrincipal(c)
-	pg, err := parsePage(c, defaultPageLimit, maxPageLimit)
+	pg, err := parsePage(c, defaultPageLimit)
 	if err != nil {
 		return err
 	}

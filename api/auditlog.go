@@ -1,24 +1,21 @@
 package api
 
 import (
-	"net/http"
-
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
 	"github.com/gin-gonic/gin"
 )
 
-// Audit page sizes of SPEC.md.
-const (
-	defaultAuditLimit = 50
-	maxAuditLimit     = 200
-)
+// defaultAuditLimit is the audit log's page size when none is asked for:
+// SPEC.md gives the audit endpoint its own default (50) where other lists
+// have 20; its maximum is every list's (maxPageLimit).
+const defaultAuditLimit = 50
 
 // listAudit answers the organisation's audit entries, newest first (admin).
 func (s *Server) listAudit(c *gin.Context) error {
 	p := mustPrincipal(c)
-	pg, err := parsePage(c, defaultAuditLimit, maxAuditLimit)
+	pg, err := parsePage(c, defaultAuditLimit)
 	if err != nil {
 		return err
 	}
@@ -34,7 +31,7 @@ func (s *Server) listAudit(c *gin.Context) error {
 	for i := range entries {
 		logs[i] = viewAudit(&entries[i])
 	}
-	c.JSON(http.StatusOK, envelope{Data: gin.H{"logs": logs, "total": total},
-		Meta: listMeta{Total: total, Limit: pg.Limit, Offset: pg.Offset, Page: pg.Offset/pg.Limit + 1}})
-	return nil
+	// SPEC.md shapes this list's data as {logs, total}; meta is the usual
+	// list meta all the same.
+	return respondList(c, gin.H{"logs": logs, "total": total}, total, pg)
 }

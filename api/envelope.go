@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -41,9 +42,12 @@ func respond(c *gin.Context, status int, data any) error {
 	return nil
 }
 
-// respondList writes a page of items with its pagination meta.
-func respondList(c *gin.Context, items any, total int64, p page) error {
-	c.JSON(http.StatusOK, envelope{Data: items, Meta: listMeta{Total: total, Limit: p.Limit, Offset: p.Offset, Page: p.Offset/p.Limit + 1}})
+// respondList writes a page of a list with its pagination meta. data is
+// usually the page's items; the audit log wraps them ({logs, total}) as
+// SPEC.md shows it, so data is whatever the list's body is. total is the
+// number of items matching the query across all pages, never len(items).
+func respondList(c *gin.Context, data any, total int64, p page) error {
+	c.JSON(http.StatusOK, envelope{Data: data, Meta: p.meta(total)})
 	return nil
 }
 
@@ -125,19 +129,39 @@ func jsonError(err error) error {
 // page is a validated limit/offset pair.
 type page struct{ Limit, Offset int }
 
-// parsePage reads limit and offset: limit above max is clamped to max, a
-// negative or non-numeric value is 400 (DECISIONS.md).
-func parsePage(c *gin.Context, def, max int) (page, error) {
+// meta is the list meta of this page of total items. page counts from 1
+// and is offset/limit + 1 (DECISIONS.md), so an offset that is not a
+// multiple of limit lands on the page holding its first item.
+func (p page) meta(total int64) listMeta {
+	return listMeta{Total: total, Limit: p.Limit, Offset: p.Offset, Page: p.Offset/p.Limit + 1}
+}
+
+// parsePage reads limit and offset, the one way every list endpoint does:
+// a missing limit is def, a limit above maxPageLimit is clamped to it, a
+// missing offset is 0, and a negative or non-numeric value is 400
+// (DECISIONS.md "Wire conventions"). A limit of 0 is refused too: it
+// would make page (offset/limit + 1) undefined and ask for nothing.
+func parsePage(c *gin.Context, def int) (page, error) {
 	p := page{Limit: def}
 	if v, ok := c.GetQuery("limit"); ok {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return p, errs.BadRequest("limit must be a positive integer (values above %d are clamped)", max)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
+			// A positive number too large for an int is still a number
+			// above the maximum: clamp it like any other.
+			n, err = maxPageLimit, nil
 		}
-		p.Limit = min(n, max)
+		if err != nil || n < 1 {
+			return p, errs.BadRequest("limit must be a positive integer (values above %d are clamped)", maxPageLimit)
+		}
+		p.Limit = min(n, maxPageLimit)
 	}
 	if v, ok := c.GetQuery("offset"); ok {
 		n, err := strconv.Atoi(v)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
+			// Unlike limit there is no maximum to clamp to; say why a
+			// number was refused.
+			return p, errs.BadRequest("offset must be a non-negative integer of at most %d", math.MaxInt)
+		}
 		if err != nil || n < 0 {
 			return p, errs.BadRequest("offset must be a non-negative integer")
 		}
@@ -146,7 +170,8 @@ func parsePage(c *gin.Context, def, max int) (page, error) {
 	return p, nil
 }
 
-// Pagination defaults of SPEC.md.
+// Pagination defaults of SPEC.md ("Pagination", "Limits"); the audit log
+// has its own default (auditlog.go) but the same maximum.
 const (
 	defaultPageLimit = 20
 	maxPageLimit     = 200

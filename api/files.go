@@ -409,7 +409,7 @@ func viewFile(f *models.File, withProfile bool) fileView {
 // listFiles lists the organisation's files, newest first.
 func (s *Server) listFiles(c *gin.Context) error {
 	p := mustPrincipal(c)
-	pg, err := parsePage(c, defaultPageLimit, maxPageLimit)
+	pg, err := parsePage(c, defaultPageLimit)
 	if err != nil {
 		return err
 	}

@@ -118,7 +118,7 @@ func (s *Server) newJob(c *gin.Context, p *principal, filenames []string, mode s
 // listJobs lists the organisation's jobs, newest first.
 func (s *Server) listJobs(c *gin.Context) error {
 	p := mustPrincipal(c)
-	pg, err := parsePage(c, defaultPageLimit, maxPageLimit)
+	pg, err := parsePage(c, defaultPageLimit)
 	if err != nil {
 		return err
 	}

@@ -487,3 +487,99 @@ func TestOpenAPIDocumentsCSVDialects(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIListOperationsArePaged: exactly the list routes of
+// listRoutes (pagination_test.go) document the limit and offset query
+// parameters, as shared components with the defaults the service uses,
+// and answer the list meta {total, limit, offset, page}; no other
+// operation does.
+func TestOpenAPIListOperationsArePaged(t *testing.T) {
+	doc := openAPIDoc(t)
+	meta := resolve(t, doc, map[string]any{"$ref": "#/components/schemas/ListMeta"})
+	if meta == nil {
+		t.Fatal("components.schemas.ListMeta is missing")
+	}
+	var required []string
+	for _, f := range meta["required"].([]any) {
+		required = append(required, f.(string))
+	}
+	sort.Strings(required)
+	if got := strings.Join(required, ","); got != "limit,offset,page,total" {
+		t.Errorf("ListMeta requires %s, want limit,offset,page,total", got)
+	}
+	for _, f := range []string{"total", "limit", "offset", "page"} {
+		if dig(meta, "properties", f, "type") != "integer" {
+			t.Errorf("ListMeta.%s is not an integer: %v", f, dig(meta, "properties", f))
+		}
+	}
+
+	defaults := map[string]int{}
+	for _, lr := range listRoutes {
+		defaults["GET "+openAPIPath(lr.path)] = lr.defaultLimit
+	}
+	listed := 0
+	for _, o := range operations(t, doc) {
+		answersMeta := false
+		walk(dig(o.op, "responses", "200"), "", func(_ string, n map[string]any) {
+			answersMeta = answersMeta || n["$ref"] == "#/components/schemas/ListMeta"
+		})
+		// Query parameters by name; each must be a $ref to a shared
+		// component so the lists cannot drift apart.
+		params := map[string]map[string]any{}
+		shared := map[string]bool{}
+		for _, list := range []any{o.pathItem["parameters"], o.op["parameters"]} {
+			ps, _ := list.([]any)
+			for _, p := range ps {
+				ref, _ := dig(p, "$ref").(string)
+				rp := resolve(t, doc, p)
+				if rp["in"] == "query" {
+					name, _ := rp["name"].(string)
+					params[name] = rp
+					shared[name] = strings.HasPrefix(ref, "#/components/parameters/")
+				}
+			}
+		}
+		def, isList := defaults[o.key]
+		_, hasLimit := params["limit"]
+		_, hasOffset := params["offset"]
+		if !isList {
+			if answersMeta || hasLimit || hasOffset {
+				t.Errorf("%s documents paging (list meta %v, limit %v, offset %v) but is not a list route of listRoutes", o.key, answersMeta, hasLimit, hasOffset)
+			}
+			continue
+		}
+		listed++
+		if !answersMeta {
+			t.Errorf("%s: the 200 response does not use ListMeta as meta", o.key)
+		}
+		for name, want := range map[string]map[string]any{
+			"limit":  {"default": float64(def), "minimum": float64(1)},
+			"offset": {"default": float64(0), "minimum": float64(0)},
+		} {
+			p, ok := params[name]
+			if !ok || !shared[name] {
+				t.Errorf("%s: query parameter %s is not declared as a shared component (#/components/parameters/...)", o.key, name)
+				continue
+			}
+			if p["required"] == true {
+				t.Errorf("%s: %s must be optional", o.key, name)
+			}
+			for k, v := range want {
+				if got := dig(p, "schema", k); got != v {
+					t.Errorf("%s: %s schema %s = %v, want %v", o.key, name, k, got, v)
+				}
+			}
+			if dig(p, "schema", "type") != "integer" {
+				t.Errorf("%s: %s is not an integer", o.key, name)
+			}
+			if name == "limit" && dig(p, "schema", "maximum") != nil {
+				// Larger values are clamped, not refused: a maximum would
+				// tell clients a valid request is invalid.
+				t.Errorf("%s: limit declares a maximum, but values above 200 are clamped", o.key)
+			}
+		}
+	}
+	if listed != len(listRoutes) {
+		t.Errorf("%d of the %d list routes are documented", listed, len(listRoutes))
+	}
+}

@@ -52,7 +52,7 @@ func (s *Server) createUser(c *gin.Context) error {
 // listUsers lists the organisation's users.
 func (s *Server) listUsers(c *gin.Context) error {
 	p := mustPrincipal(c)
-	pg, err := parsePage(c, defaultPageLimit, maxPageLimit)
+	pg, err := parsePage(c, defaultPageLimit)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func targetReason(err error) string {
 // first, paged like every list.
 func (s *Server) listWebhooks(c *gin.Context) error {
 	p := mustPrincipal(c)
-	pg, err := parsePage(c, defaultPageLimit, maxPageLimit)
+	pg, err := parsePage(c, defaultPageLimit)
 	if err != nil {
 		return err
 	}
