@@ -21,6 +21,8 @@ type requirement struct {
 var requirements = map[string]requirement{
 	"GET /api/v1/public/health":              {access: "public"},
 	"GET /api/v1/openapi.json":               {access: "public"},
+	"GET /api/v1/docs":                       {access: "public"},
+	"GET /api/v1/docs/redoc.standalone.js":   {access: "public"},
 	"GET /verify-email":                      {access: "public"},
 	"POST /api/v1/auth/register":             {access: "public"},
 	"POST /api/v1/auth/verify-email":         {access: "public"},

@@ -2,17 +2,21 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/api"
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/config"
@@ -468,7 +472,7 @@ func TestOpenAPIDocumentsCSVDialects(t *testing.T) {
 		}
 	}
 	for at, props := range map[string]any{
-		"File.profile":  dig(schemas, "File", "properties", "profile", "properties"),
+		"File.profile":  resolve(t, doc, dig(schemas, "File", "properties", "profile"))["properties"],
 		"PrescanResult": dig(schemas, "PrescanResult", "properties"),
 	} {
 		rp := resolve(t, doc, dig(props, "records_path"))
@@ -582,4 +586,527 @@ func TestOpenAPIListOperationsArePaged(t *testing.T) {
 	if listed != len(listRoutes) {
 		t.Errorf("%d of the %d list routes are documented", listed, len(listRoutes))
 	}
+}
+
+// TestOpenAPIOperationsHaveExamples holds every operation to this rule, so
+// that each one shows a client what to send and what comes back:
+//
+//   - every media type of its request body has an `example` or a non-empty
+//     `examples`;
+//   - every success response (1xx, 2xx or 3xx) does too, for each of its
+//     media types; a success response without a body (a redirect, a
+//     protocol switch) gives an example of one of its headers instead
+//     (`Location`, `Upgrade`);
+//   - every operation has at least one success response;
+//   - every example, inline or a $ref into components.examples, is valid
+//     against the schema beside it (see conforms), so an example cannot
+//     drift from the type it illustrates.
+func TestOpenAPIOperationsHaveExamples(t *testing.T) {
+	doc := openAPIDoc(t)
+	for _, o := range operations(t, doc) {
+		if rb := resolve(t, doc, o.op["requestBody"]); rb != nil {
+			checkMediaExamples(t, doc, o.key+" request body", rb)
+		}
+		responses, _ := o.op["responses"].(map[string]any)
+		successes := 0
+		for code, r := range responses {
+			if code == "" || code[0] < '1' || code[0] > '3' {
+				continue
+			}
+			successes++
+			at := o.key + " " + code
+			resp := resolve(t, doc, r)
+			if resp == nil {
+				t.Errorf("%s: response does not resolve", at)
+				continue
+			}
+			if content, _ := resp["content"].(map[string]any); len(content) > 0 {
+				checkMediaExamples(t, doc, at, resp)
+				continue
+			}
+			headers, _ := resp["headers"].(map[string]any)
+			shown := false
+			for name, h := range headers {
+				hm := resolve(t, doc, h)
+				if hm == nil {
+					continue
+				}
+				if ex, ok := examplesOf(t, doc, at+" header "+name, hm); ok {
+					shown = true
+					for _, e := range ex {
+						expectConforms(t, doc, at+" header "+name+" example "+e.name, hm["schema"], e.value)
+					}
+				}
+			}
+			if !shown {
+				t.Errorf("%s: a success response without a body needs an example of one of its headers", at)
+			}
+		}
+		if successes == 0 {
+			t.Errorf("%s: no success response", o.key)
+		}
+	}
+}
+
+// checkMediaExamples checks that each media type of a request body or
+// response has examples that conform to its schema.
+func checkMediaExamples(t *testing.T, doc map[string]any, at string, holder map[string]any) {
+	t.Helper()
+	content, _ := holder["content"].(map[string]any)
+	if len(content) == 0 {
+		t.Errorf("%s: no content", at)
+	}
+	for mediaType, m := range content {
+		mt, _ := m.(map[string]any)
+		ex, ok := examplesOf(t, doc, at+" "+mediaType, mt)
+		if !ok {
+			t.Errorf("%s %s: no example", at, mediaType)
+			continue
+		}
+		for _, e := range ex {
+			expectConforms(t, doc, at+" "+mediaType+" example "+e.name, mt["schema"], e.value)
+		}
+	}
+}
+
+type namedExample struct {
+	name  string
+	value any
+}
+
+// examplesOf returns the `example` or the values of the `examples` of a
+// media type, parameter or header; ok is false when it has none.
+func examplesOf(t *testing.T, doc map[string]any, at string, holder map[string]any) (out []namedExample, ok bool) {
+	t.Helper()
+	if v, has := holder["example"]; has {
+		out = append(out, namedExample{"example", v})
+	}
+	exs, _ := holder["examples"].(map[string]any)
+	for name, e := range exs {
+		em := resolve(t, doc, e)
+		v, has := em["value"]
+		if !has {
+			t.Errorf("%s: example %s has no value (or its $ref does not resolve)", at, name)
+			continue
+		}
+		out = append(out, namedExample{name, v})
+	}
+	return out, len(out) > 0
+}
+
+func expectConforms(t *testing.T, doc map[string]any, at string, schema, value any) {
+	t.Helper()
+	if schema == nil {
+		t.Errorf("%s: no schema to check the example against", at)
+		return
+	}
+	for _, p := range conforms(doc, schema, value, "") {
+		t.Errorf("%s: %s", at, p)
+	}
+}
+
+// schemaKeywords are the keywords conforms understands: assertions it
+// checks, and annotations that assert nothing. A schema using any other
+// keyword fails TestOpenAPIObjectsAreTyped, so that conforms cannot pass an
+// example by ignoring a rule it does not know.
+var schemaKeywords = map[string]bool{
+	"$ref": true, "type": true, "const": true, "enum": true,
+	"properties": true, "required": true, "additionalProperties": true,
+	"items": true, "minItems": true, "maxItems": true, "uniqueItems": true,
+	"allOf": true, "anyOf": true, "oneOf": true,
+	"minimum": true, "maximum": true, "minLength": true, "maxLength": true, "pattern": true,
+	// Annotations.
+	"description": true, "format": true, "default": true, "example": true, "examples": true,
+	"contentMediaType": true, "x-dqs-open": true,
+}
+
+// conforms checks value (decoded JSON) against schema, a JSON Schema 2020-12
+// subset: the keywords of schemaKeywords. It returns the problems found,
+// each with the JSON pointer of the value.
+func conforms(doc map[string]any, schema, value any, at string) []string {
+	s, ok := schema.(map[string]any)
+	if !ok {
+		if schema == false {
+			return []string{at + ": not allowed here"}
+		}
+		return nil // true or absent: anything goes
+	}
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, at+": "+fmt.Sprintf(format, args...)) }
+	if ref, ok := s["$ref"].(string); ok {
+		target, found := pointer(doc, ref)
+		if !found {
+			fail("$ref %s does not resolve", ref)
+		} else {
+			problems = append(problems, conforms(doc, target, value, at)...)
+		}
+	}
+	if typ, ok := s["type"]; ok {
+		types, _ := typ.([]any)
+		if name, ok := typ.(string); ok {
+			types = []any{name}
+		}
+		matched := false
+		for _, name := range types {
+			matched = matched || jsonTypeIs(value, name.(string))
+		}
+		if !matched {
+			fail("%s is not of type %v", compactJSON(value), typ)
+			return problems // the other keywords would only repeat it
+		}
+	}
+	if c, ok := s["const"]; ok && !reflect.DeepEqual(c, value) {
+		fail("%s is not %s", compactJSON(value), compactJSON(c))
+	}
+	if enum, ok := s["enum"].([]any); ok {
+		found := false
+		for _, e := range enum {
+			found = found || reflect.DeepEqual(e, value)
+		}
+		if !found {
+			fail("%s is not one of %s", compactJSON(value), compactJSON(enum))
+		}
+	}
+	for _, sub := range asList(s["allOf"]) {
+		problems = append(problems, conforms(doc, sub, value, at)...)
+	}
+	if any := asList(s["anyOf"]); len(any) > 0 {
+		n := 0
+		for _, sub := range any {
+			if len(conforms(doc, sub, value, at)) == 0 {
+				n++
+			}
+		}
+		if n == 0 {
+			fail("%s matches none of anyOf", compactJSON(value))
+		}
+	}
+	if one := asList(s["oneOf"]); len(one) > 0 {
+		n := 0
+		for _, sub := range one {
+			if len(conforms(doc, sub, value, at)) == 0 {
+				n++
+			}
+		}
+		if n != 1 {
+			fail("%s matches %d of oneOf, want exactly 1", compactJSON(value), n)
+		}
+	}
+	switch v := value.(type) {
+	case map[string]any:
+		props, _ := s["properties"].(map[string]any)
+		for _, r := range asList(s["required"]) {
+			if _, ok := v[r.(string)]; !ok {
+				fail("required %q is missing", r)
+			}
+		}
+		for k, pv := range v {
+			if ps, ok := props[k]; ok {
+				problems = append(problems, conforms(doc, ps, pv, at+"/"+k)...)
+			} else if ap, ok := s["additionalProperties"]; ok {
+				problems = append(problems, conforms(doc, ap, pv, at+"/"+k)...)
+			}
+		}
+	case []any:
+		if items, ok := s["items"]; ok {
+			for i, iv := range v {
+				problems = append(problems, conforms(doc, items, iv, fmt.Sprintf("%s/%d", at, i))...)
+			}
+		}
+		if m, ok := s["minItems"].(float64); ok && float64(len(v)) < m {
+			fail("%d items, fewer than %v", len(v), m)
+		}
+		if m, ok := s["maxItems"].(float64); ok && float64(len(v)) > m {
+			fail("%d items, more than %v", len(v), m)
+		}
+		if s["uniqueItems"] == true {
+			seen := map[string]bool{}
+			for _, iv := range v {
+				k := compactJSON(iv)
+				if seen[k] {
+					fail("item %s repeats", k)
+				}
+				seen[k] = true
+			}
+		}
+	case float64:
+		if m, ok := s["minimum"].(float64); ok && v < m {
+			fail("%v is below %v", v, m)
+		}
+		if m, ok := s["maximum"].(float64); ok && v > m {
+			fail("%v is above %v", v, m)
+		}
+	case string:
+		n := float64(len([]rune(v)))
+		if m, ok := s["minLength"].(float64); ok && n < m {
+			fail("%q is shorter than %v", v, m)
+		}
+		if m, ok := s["maxLength"].(float64); ok && n > m {
+			fail("%q is longer than %v", v, m)
+		}
+		if p, ok := s["pattern"].(string); ok {
+			if re, err := regexp.Compile(p); err != nil {
+				fail("pattern %q does not compile: %v", p, err)
+			} else if !re.MatchString(v) {
+				fail("%q does not match %s", v, p)
+			}
+		}
+	}
+	return problems
+}
+
+func jsonTypeIs(v any, name string) bool {
+	switch name {
+	case "null":
+		return v == nil
+	case "boolean":
+		_, ok := v.(bool)
+		return ok
+	case "object":
+		_, ok := v.(map[string]any)
+		return ok
+	case "array":
+		_, ok := v.([]any)
+		return ok
+	case "string":
+		_, ok := v.(string)
+		return ok
+	case "number":
+		_, ok := v.(float64)
+		return ok
+	case "integer":
+		f, ok := v.(float64)
+		return ok && f == math.Trunc(f)
+	}
+	return false
+}
+
+func asList(v any) []any { l, _ := v.([]any); return l }
+
+func compactJSON(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 120 {
+		return string(b[:117]) + "..."
+	}
+	return string(b)
+}
+
+// TestOpenAPIConformsFindsProblems keeps conforms honest: an example check that
+// accepted everything would make TestOpenAPIOperationsHaveExamples pass
+// on any document.
+func TestOpenAPIConformsFindsProblems(t *testing.T) {
+	doc := openAPIDoc(t)
+	job := map[string]any{"$ref": "#/components/schemas/Job"}
+	good := dig(doc, "components", "examples", "JobCompleted", "value", "data")
+	if p := conforms(doc, job, good, ""); len(p) != 0 {
+		t.Fatalf("the JobCompleted example does not conform: %v", p)
+	}
+	for name, mutate := range map[string]func(m map[string]any){
+		"required missing":   func(m map[string]any) { delete(m, "status") },
+		"not in the enum":    func(m map[string]any) { m["status"] = "finished" },
+		"wrong type":         func(m map[string]any) { m["progress"] = "100" },
+		"not an integer":     func(m map[string]any) { m["progress"] = 12.5 },
+		"above the maximum":  func(m map[string]any) { m["progress"] = 101.0 },
+		"pattern":            func(m map[string]any) { m["id"] = "job_k3m7q2xa9bzt" },
+		"null not allowed":   func(m map[string]any) { m["created_at"] = nil },
+		"nested item":        func(m map[string]any) { m["files"].([]any)[0].(map[string]any)["file_name"] = 7.0 },
+		"oneOf in allOf ref": func(m map[string]any) { m["null_tokens"] = []any{""} },
+	} {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(compactJSONFull(good)), &m); err != nil {
+			t.Fatal(err)
+		}
+		mutate(m)
+		if len(conforms(doc, job, m, "")) == 0 {
+			t.Errorf("%s: conforms found no problem", name)
+		}
+	}
+}
+
+func compactJSONFull(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestOpenAPIObjectsAreTyped: every schema of the document (components,
+// parameters, headers, bodies, and all they nest) that is an object says
+// what its keys are. Precisely, a schema whose `type` is or includes
+// `object` must
+//
+//   - declare `properties` (at least one), or be composed (`$ref`, `allOf`,
+//     `oneOf`, `anyOf`), or
+//   - declare `additionalProperties` as a schema (a map with typed values)
+//     or as false (an always empty object);
+//
+// and wherever `additionalProperties` is `true` (free keys, with or
+// without properties) the schema carries `x-dqs-open`, a sentence saying
+// why its keys cannot be listed. Every schema also uses only the keywords
+// conforms understands.
+func TestOpenAPIObjectsAreTyped(t *testing.T) {
+	doc := openAPIDoc(t)
+	checked := 0
+	forEachSchema(doc, func(at string, s map[string]any) {
+		checked++
+		for k := range s {
+			if !schemaKeywords[k] {
+				t.Errorf("%s: keyword %q is not one conforms checks; teach it to conforms or use another", at, k)
+			}
+		}
+		ap, hasAP := s["additionalProperties"]
+		if ap == true {
+			if why, _ := s["x-dqs-open"].(string); strings.TrimSpace(why) == "" {
+				t.Errorf("%s: additionalProperties is true without an x-dqs-open saying why the keys are free", at)
+			}
+		} else if _, has := s["x-dqs-open"]; has {
+			t.Errorf("%s: x-dqs-open on a schema whose keys are not free", at)
+		}
+		isObject := s["type"] == "object"
+		for _, typ := range asList(s["type"]) {
+			isObject = isObject || typ == "object"
+		}
+		if !isObject {
+			return
+		}
+		props, _ := s["properties"].(map[string]any)
+		composed := s["$ref"] != nil || s["allOf"] != nil || s["oneOf"] != nil || s["anyOf"] != nil
+		if len(props) == 0 && !composed && !hasAP {
+			t.Errorf("%s: an object without properties or additionalProperties: type its keys", at)
+		}
+	})
+	if checked < 100 {
+		t.Errorf("only %d schemas were found; forEachSchema is missing some", checked)
+	}
+}
+
+// forEachSchema calls fn for every schema of the document, with its JSON
+// pointer: those of components.schemas, the `schema` of every parameter,
+// header and media type, and every schema nested in them.
+func forEachSchema(doc map[string]any, fn func(at string, s map[string]any)) {
+	var visit func(at string, v any)
+	visit = func(at string, v any) {
+		s, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		fn(at, s)
+		for _, k := range []string{"items", "additionalProperties"} {
+			visit(at+"/"+k, s[k])
+		}
+		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+			for i, sub := range asList(s[k]) {
+				visit(fmt.Sprintf("%s/%s/%d", at, k, i), sub)
+			}
+		}
+		props, _ := s["properties"].(map[string]any)
+		for name, p := range props {
+			visit(at+"/properties/"+name, p)
+		}
+	}
+	schemas, _ := dig(doc, "components", "schemas").(map[string]any)
+	for name, s := range schemas {
+		visit("#/components/schemas/"+name, s)
+	}
+	// Elsewhere a schema is the value of a `schema` key; examples are data
+	// and are not searched.
+	var find func(at string, v any)
+	find = func(at string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				switch k {
+				case "example", "examples":
+				case "schema":
+					visit(at+"/schema", c)
+				default:
+					if at == "#/components" && k == "schemas" {
+						continue
+					}
+					find(at+"/"+k, c)
+				}
+			}
+		case []any:
+			for i, c := range x {
+				find(fmt.Sprintf("%s/%d", at, i), c)
+			}
+		}
+	}
+	find("#", doc)
+}
+
+// TestOpenAPIFileProfileMatchesEngine: the profile a file's analysis
+// stores, and GET /files/{id} answers as it is, conforms to FileProfile,
+// and the engine sends no key the schema does not declare. The file has a
+// personal column (masked values), a text, a numeric and a date column, a
+// duplicate row and a missing value, so the optional parts are present.
+func TestOpenAPIFileProfileMatchesEngine(t *testing.T) {
+	doc := openAPIDoc(t)
+	csv := "email,city,amount,signup\n" +
+		"ada@example.com,Paris,12.50,2024-01-03\n" +
+		"bob@example.org,paris,7.00,2024-02-11\n" +
+		",Rome,1200.00,2024-03-05\n" +
+		"dan@example.net,Rome,9.25,2024-03-09\n" +
+		"dan@example.net,Rome,9.25,2024-03-09\n"
+	res, err := analysis.Run(context.Background(), bytes.NewReader([]byte(csv)), "customers.csv", int64(len(csv)), analysis.Dialect{}, analysis.Limits{}, nil)
+	if err != nil {
+		t.Fatalf("analysis.Run: %v", err)
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent any
+	if err := json.Unmarshal(raw, &sent); err != nil {
+		t.Fatal(err)
+	}
+	schema := map[string]any{"$ref": "#/components/schemas/FileProfile"}
+	for _, p := range conforms(doc, schema, sent, "") {
+		t.Errorf("the engine's profile does not conform to FileProfile: %s", p)
+	}
+	for _, k := range undeclared(doc, schema, sent, "") {
+		t.Errorf("the engine sends %s, which FileProfile does not declare", k)
+	}
+	if dig(sent, "quality", "issues") == nil || dig(sent, "csv", "delimiter") == nil {
+		t.Errorf("the profile lacks the parts this test means to check: %s", raw)
+	}
+}
+
+// undeclared lists the keys of value's objects that the matching schema
+// objects (following $ref, allOf, properties and items) do not declare.
+func undeclared(doc map[string]any, schema, value any, at string) []string {
+	s, ok := schema.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		target, _ := pointer(doc, ref)
+		return undeclared(doc, target, value, at)
+	}
+	props := map[string]any{}
+	for _, sub := range append([]any{s}, asList(s["allOf"])...) {
+		if sub, ok := sub.(map[string]any); ok {
+			if ref, ok := sub["$ref"].(string); ok {
+				target, _ := pointer(doc, ref)
+				sub, _ = target.(map[string]any)
+			}
+			if p, ok := sub["properties"].(map[string]any); ok {
+				for k, v := range p {
+					props[k] = v
+				}
+			}
+		}
+	}
+	var out []string
+	switch v := value.(type) {
+	case map[string]any:
+		for k, kv := range v {
+			ps, ok := props[k]
+			if !ok && len(props) > 0 && s["additionalProperties"] == nil {
+				out = append(out, at+"/"+k)
+				continue
+			}
+			out = append(out, undeclared(doc, ps, kv, at+"/"+k)...)
+		}
+	case []any:
+		for i, iv := range v {
+			out = append(out, undeclared(doc, s["items"], iv, fmt.Sprintf("%s/%d", at, i))...)
+		}
+	}
+	return out
 }

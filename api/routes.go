@@ -78,6 +78,8 @@ func (s *Server) routeTable() []route {
 	return []route{
 		{Method: "GET", Path: v1 + "/public/health", Access: Public, Handle: s.health},
 		{Method: "GET", Path: v1 + "/openapi.json", Access: Public, Handle: s.openAPI},
+		{Method: "GET", Path: v1 + "/docs", Access: Public, Handle: s.docsPage},
+		{Method: "GET", Path: v1 + "/docs/redoc.standalone.js", Access: Public, Handle: s.docsRedoc},
 		{Method: "GET", Path: "/verify-email", Access: Public, Limit: limitAuth, Handle: s.verifyEmailPage},
 
 		{Method: "POST", Path: v1 + "/auth/register", Access: Public, Limit: limitAuth, Handle: s.register},
