@@ -1,7 +1,9 @@
-// Package analysis runs the engine on one file: read (any format), profile
-// in a single pass, classify every column, score quality. It is pure Go —
-// the AnalyzeFile activity and `dqs profile` both call Run, so the server
-// and the command line give the same answers.
+// Package analysis runs the engine on one file or stream of records: read
+// (any format), profile in a single pass, classify every column, score
+// quality. It is pure Go — the AnalyzeFile activity and `dqs profile` both
+// call Run, so the server and the command line give the same answers; Run
+// opens the file and analyses its rows with AnalyzeRecords, the entry
+// point of any other source of rows (records.Reader).
 package analysis
 
 import (
@@ -14,6 +16,7 @@ import (
 	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/quality"
 	"github.com/dqs/dqs/readers"
+	"github.com/dqs/dqs/records"
 )
 
 // Stages of an analysis, as the progress messages name them.
@@ -96,6 +99,10 @@ func monotonic(progress Progress) Progress {
 	}
 }
 
+// analyse opens f and analyses its rows with AnalyzeRecords. The memory
+// is run's to reserve, before the file is opened and across a retry:
+// AnalyzeRecords is given the limits without the pool, so that it does not
+// take the memory a second time.
 func analyse(ctx context.Context, f readers.File, name string, size int64, d Dialect, lim Limits, progress Progress, opt readers.Options) (*Result, error) {
 	progress(StageParsing, 0)
 	counter := &countingFile{File: f}
@@ -105,46 +112,14 @@ func analyse(ctx context.Context, f readers.File, name string, size int64, d Dia
 		return nil, badInput(err)
 	}
 	defer r.Close()
-	popt := profile.Options{Rows: size / bytesPerRowGuess, MemoryBudget: lim.profileBudget(), NullTokens: d.NullTokens}
-	prof, err := profileParallel(ctx, r, popt, defaultWorkers(), counter.bytesRead, func(read int64) error {
-		progress(StageProfiling, fraction(read, size))
-		return nil
+	return AnalyzeRecords(ctx, r, StreamOptions{
+		NullTokens: d.NullTokens,
+		Limits:     Limits{FileMemory: lim.FileMemory},
+		Progress:   progress,
+		Rows:       size / bytesPerRowGuess,
+		Read:       counter.bytesRead,
+		Size:       size,
 	})
-	if err != nil {
-		return nil, err
-	}
-	progress(StageClassifying, 1)
-	p := prof.Result()
-	if g, ok := r.(readers.GrowingReader); ok {
-		p.Columns = keepColumns(p.Columns, g.Kept())
-	}
-	if err := checkNotEmpty(p); err != nil {
-		return nil, err
-	}
-	res := &Result{Format: string(r.Format()), RowCount: p.RowCount, DuplicateRows: p.DuplicateRows, DuplicateRowsEstimated: p.DuplicateRowsEstimated, Columns: make([]Column, len(p.Columns))}
-	res.RecordsPath, res.CSV = readAs(r)
-	// What is masked: any personal label, whatever its confidence (as for
-	// the top values below).
-	meaning := make(map[string]quality.Meaning, len(p.Columns))
-	for i, cls := range classifyColumns(p.Columns) {
-		c := p.Columns[i]
-		meaning[c.Name] = quality.Meaning{Personal: cls.Category != classify.CategoryNone, Label: cls.Label, Conformance: cls.Conformance}
-		res.Columns[i] = Column{Column: c, Classification: cls}
-	}
-	progress(StageScoring, 1)
-	res.Quality = quality.Assess(p, func(col string) quality.Meaning { return meaning[col] })
-	for i := range res.Columns {
-		// The sample served classification and stays in the engine; the
-		// values shown of personal columns are masked like issue examples.
-		c := &res.Columns[i]
-		c.Sample = nil
-		// Masking errs on the side of privacy: any personal label counts,
-		// whatever its confidence.
-		if c.Classification.Category != classify.CategoryNone {
-			maskPersonal(&c.Column)
-		}
-	}
-	return res, nil
 }
 
 // keepColumns returns the columns whose kept is true.
@@ -158,11 +133,30 @@ func keepColumns(cols []profile.Column, kept []bool) []profile.Column {
 	return out
 }
 
+// badInput marks err as bad input when the source is at fault
+// (records.ErrMalformed, records.ErrUnsupported), keeping its message,
+// which names the row or line for the user.
 func badInput(err error) error {
-	if errors.Is(err, readers.ErrMalformed) || errors.Is(err, readers.ErrUnsupported) {
+	if sourceAtFault(err) {
 		return fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
 	return err
+}
+
+func sourceAtFault(err error) bool {
+	return errors.Is(err, records.ErrMalformed) || errors.Is(err, records.ErrUnsupported)
+}
+
+// readError is what a failed read of r's rows returns: bad input when the
+// source is at fault; any other error (the network under a stream, the
+// disk under a file), which may pass on a retry, wrapped to say where it
+// came from, since its own message (say "connection reset by peer") does
+// not.
+func readError(r records.Reader, err error) error {
+	if sourceAtFault(err) {
+		return badInput(err)
+	}
+	return fmt.Errorf("reading the %s rows: %w", r.Format(), err)
 }
 
 // checkNotEmpty refuses a file without rows: its profile would be a

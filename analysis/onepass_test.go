@@ -104,7 +104,7 @@ func TestGrowingColumnsStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := errors.New("stop")
-	_, err = profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, func(int64) error { return stop })
+	_, err = profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, func(int64, int64) error { return stop })
 	if !errors.Is(err, stop) {
 		t.Fatalf("err = %v, want stop", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dqs/dqs/columnar"
 	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/readers"
+	"github.com/dqs/dqs/records"
 )
 
 // A file is profiled in batches of consecutive rows held column by column
@@ -39,7 +40,7 @@ type batch struct {
 	seq     int
 	hashes  [][]uint64   // per column, per row: the cell's hash
 	pending atomic.Int32 // columns still to profile this batch
-	read    int64        // bytes of the file read when the batch was cut (progress)
+	read    int64        // how much of the source was read when the batch was cut (progress)
 }
 
 func newBatch(width int) *batch {
@@ -63,15 +64,16 @@ func (b *batch) growHashes() {
 
 // profileParallel profiles every row of r with at most workers columns
 // profiled at a time and returns the profiler, made with opt. read reports
-// the bytes of the file read so far; progress, when given, is called after
-// each batch and stops the run with its error.
+// how much of the source has been read (bytes of a file), sampled when a
+// batch is cut; progress, when given, is called after each batch with that
+// and the rows profiled so far, and stops the run with its error.
 //
-// A reader whose columns grow (readers.GrowingReader) hands over a batch
+// A reader whose columns grow (records.GrowingReader) hands over a batch
 // wider than the ones before it when a new column shows up. The pipeline
 // then waits until every earlier batch is done, appends the new columns to
 // the profiler (null in every earlier row) and starts their goroutines:
 // rare, and the profile stays the one of a single pass.
-func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options, workers int, read func() int64, progress func(read int64) error) (*profile.Profiler, error) {
+func profileParallel(ctx context.Context, r records.Reader, opt profile.Options, workers int, read func() int64, progress func(read, rows int64) error) (*profile.Profiler, error) {
 	if err := checkColumns(len(r.Columns()), opt.MemoryBudget); err != nil {
 		return nil, err
 	}
@@ -157,7 +159,7 @@ func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options,
 				return
 			}
 			if err != nil {
-				readErr = badInput(err)
+				readErr = readError(r, err)
 				return
 			}
 			if len(b.Cols) > p.Columns() && !grow(len(b.Cols)) {
@@ -204,6 +206,7 @@ func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options,
 	// Batches finish in order (a column finishes batch k before k+1), but
 	// their last columns may report out of order: rows are taken in order.
 	var err error
+	var rows int64 // profiled so far (progress)
 	waiting := map[int]*batch{}
 	next := 0
 	for b := range done {
@@ -216,12 +219,13 @@ func profileParallel(ctx context.Context, r readers.Reader, opt profile.Options,
 			case spare = <-spareRows:
 			default:
 			}
-			rows := p.RowHashes(b.Rows, b.hashes, spare)
+			hashes := p.RowHashes(b.Rows, b.hashes, spare)
 			read := b.read
+			rows += int64(b.Rows)
 			free <- b
-			rowHashes <- rows
+			rowHashes <- hashes
 			if progress != nil {
-				err = progress(read)
+				err = progress(read, rows)
 			}
 			if err == nil {
 				err = ctx.Err()

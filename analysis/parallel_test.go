@@ -100,7 +100,7 @@ func TestParallelStopsWhenProgressFails(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	calls := 0
-	_, err = profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, func(int64) error {
+	_, err = profileParallel(context.Background(), r, profile.Options{}, 2, func() int64 { return 0 }, func(int64, int64) error {
 		calls++
 		return stop
 	})

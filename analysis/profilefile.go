@@ -18,13 +18,5 @@ func ProfileFile(ctx context.Context, f readers.File, name string, opt profile.O
 		return nil, err
 	}
 	defer r.Close()
-	p, err := profileParallel(ctx, r, opt, workers, func() int64 { return 0 }, nil)
-	if err != nil {
-		return nil, err
-	}
-	res := p.Result()
-	if g, ok := r.(readers.GrowingReader); ok {
-		res.Columns = keepColumns(res.Columns, g.Kept())
-	}
-	return res, nil
+	return profileRecords(ctx, r, opt, workers, func() int64 { return 0 }, nil)
 }

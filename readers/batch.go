@@ -2,6 +2,7 @@ package readers
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/dqs/dqs/columnar"
@@ -21,8 +22,14 @@ type BatchReader interface {
 // FillBatch appends rows of r to b until b is full or the file ends (or, as
 // NextBatch may, short of full but with rows added), through NextBatch when
 // r has it and row by row otherwise. b's width must be
-// len(r.Columns()). It returns io.EOF, with no row added, after the last
-// row.
+// len(r.Columns()) when it is called; row by row, it widens b when a
+// GrowingReader's columns grow, as NextBatch does. It returns io.EOF, with
+// no row added, after the last row.
+//
+// Row by row, r may be any records.Reader, one written outside this
+// package (a connector): a record whose shape does not match r's columns
+// is refused with an error rather than taken as far as it goes (or
+// indexed past its end, a panic on the reading goroutine).
 func FillBatch(r Reader, b *columnar.Batch) error {
 	if br, ok := r.(BatchReader); ok {
 		return br.NextBatch(b)
@@ -35,6 +42,12 @@ func FillBatch(r Reader, b *columnar.Batch) error {
 		}
 		if err != nil {
 			return err
+		}
+		if n := len(r.Columns()); n > len(b.Cols) {
+			b.Widen(n)
+		}
+		if len(rec.Values) != len(b.Cols) || len(rec.Null) != len(b.Cols) {
+			return fmt.Errorf("%s reader: a record of %d values and %d null flags for %d columns", r.Format(), len(rec.Values), len(rec.Null), len(b.Cols))
 		}
 		appendRecord(b, rec)
 	}

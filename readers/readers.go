@@ -14,38 +14,27 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/dqs/dqs/records"
 )
 
-// Format names the file format a Reader decodes.
-type Format string
+// The record and reader types are those of package records, where a
+// source of rows that is not a file (a connector) finds them without
+// importing the decoders here; the aliases keep this package's names.
+type (
+	Format        = records.Format
+	Record        = records.Record
+	Reader        = records.Reader
+	GrowingReader = records.GrowingReader
+)
 
+// The formats this package decodes.
 const (
 	FormatCSV     Format = "csv"
 	FormatJSON    Format = "json"
 	FormatJSONL   Format = "jsonl"
 	FormatParquet Format = "parquet"
 )
-
-// Record is one row. The reader reuses it (and its slices) between Next
-// calls, so callers must copy what they keep. Values and Null always have
-// len(Columns()) entries; Values[i] is "" when Null[i] is true.
-type Record struct {
-	Values []string
-	Null   []bool
-}
-
-// Reader streams the rows of one file.
-type Reader interface {
-	// Columns returns the column names, in file order. Flattened nested
-	// fields use dotted names (a.b.c).
-	Columns() []string
-	// Next returns the next row, or io.EOF after the last one. Any other
-	// error is a user-facing message naming the row or line, wrapping
-	// ErrMalformed or ErrUnsupported when the file itself is at fault.
-	Next() (*Record, error)
-	Format() Format
-	Close() error
-}
 
 // File is what Open needs: Parquet reads its footer via ReaderAt and Seek;
 // CSV and JSON stream through Read (JSON seeks back to the start once).
@@ -77,22 +66,6 @@ type Options struct {
 	// zero fields are still sniffed. Open refuses invalid values with
 	// ErrUnsupported, whatever the format. Other formats ignore it.
 	CSV *CSVOptions
-}
-
-// GrowingReader is a reader whose columns may grow while it is read: a JSON
-// reader opened with Options.OnePass. When Open returns, Columns lists the
-// keys of the file's first rows; a later row with a new key appends it to
-// Columns, and batches filled from then on (NextBatch, or Next's row) have a
-// cell for it, the rows before it holding nulls. A column once listed keeps
-// its place, so indices stay valid.
-type GrowingReader interface {
-	Reader
-	// Kept reports, once the reader has returned io.EOF, which of Columns
-	// are the file's columns, i.e. those a reader opened without OnePass
-	// lists: all but the keys that are only ever null while their dotted
-	// children hold values elsewhere. After any other error it means
-	// nothing: Columns may then list keys of the row that failed.
-	Kept() []bool
 }
 
 const (
@@ -146,7 +119,7 @@ var (
 	// ErrUnsupported marks files that are well-formed as far as we can tell
 	// but use something this package does not handle (a codec, encryption,
 	// or a size beyond the configured limits). Retrying will not help.
-	ErrUnsupported = errors.New("unsupported file")
+	ErrUnsupported = records.ErrUnsupported
 	// ErrTooWideToGrow is what a one-pass reader (Options.OnePass) returns
 	// when a row brings so many new columns at once that widening the batch
 	// in hand, nulls for its earlier rows included, would pass twice its
@@ -155,7 +128,7 @@ var (
 	ErrTooWideToGrow = errors.New("one pass: too many new columns at once; read the file in two passes")
 	// ErrMalformed marks files that are corrupt or do not follow their
 	// format. Retrying will not help.
-	ErrMalformed = errors.New("malformed file")
+	ErrMalformed = records.ErrMalformed
 )
 
 // fileError carries a user-facing message while matching a sentinel with
