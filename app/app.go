@@ -189,7 +189,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}
-		if a.Workers, err = worker.Start(a.Temporal, names, acts); err != nil {
+		if a.Workers, err = worker.Start(a.Temporal, names, acts, cfg.WorkerQueues); err != nil {
 			return nil, err
 		}
 	}

@@ -49,6 +49,8 @@ type Config struct {
 	MemoryBudget     int64
 	WSLifetime       time.Duration
 	Blob             Blob
+	// WorkerQueues selects the task queues a `dqs worker` process polls.
+	WorkerQueues WorkerQueues
 	// TestRetentionDay shortens a retention day for end-to-end tests of
 	// raw-file deletion; zero (the default) is the real 24-hour day with
 	// deletion at 02:00 UTC. Production never sets it.
@@ -69,6 +71,37 @@ type Blob struct {
 	// GCSCredentialsFile is a service account JSON file.
 	GCSCredentialsFile string
 }
+
+// WorkerQueues selects the task queues a worker process polls. Splitting
+// them lets long file analyses run on workers of their own, so they never
+// hold up an e-mail or a webhook behind them.
+type WorkerQueues string
+
+const (
+	// AllQueues polls both queues: the single-machine shape and the default.
+	AllQueues WorkerQueues = "all"
+	// DefaultQueue polls <prefix>-default: every workflow and the short
+	// activities (database updates, e-mail, webhooks, retention).
+	DefaultQueue WorkerQueues = "default"
+	// AnalysisQueue polls <prefix>-analysis: the activities that read a
+	// whole file.
+	AnalysisQueue WorkerQueues = "analysis"
+)
+
+// ParseWorkerQueues reads DQS_WORKER_QUEUES or `dqs worker --queues`.
+func ParseWorkerQueues(v string) (WorkerQueues, error) {
+	switch q := WorkerQueues(v); q {
+	case AllQueues, DefaultQueue, AnalysisQueue:
+		return q, nil
+	}
+	return "", fmt.Errorf("want all, default or analysis")
+}
+
+// PollsDefault reports whether the worker polls the default queue.
+func (q WorkerQueues) PollsDefault() bool { return q == AllQueues || q == DefaultQueue }
+
+// PollsAnalysis reports whether the worker polls the analysis queue.
+func (q WorkerQueues) PollsAnalysis() bool { return q == AllQueues || q == AnalysisQueue }
 
 // Limits are the rate limits of DECISIONS.md; each may be overridden as
 // "COUNT/DURATION", e.g. DQS_RATE_LIMIT_AUTH=10/1m.
@@ -142,6 +175,11 @@ var settings = []setting{
 		}
 		c.TemporalPrefix = v
 		return nil
+	}},
+	{name: "DQS_WORKER_QUEUES", def: string(AllQueues), help: "task queues a dqs worker polls: all, default (workflows and short tasks) or analysis (file analysis); dqs dev always polls all", set: func(c *Config, v string) error {
+		q, err := ParseWorkerQueues(v)
+		c.WorkerQueues = q
+		return err
 	}},
 	{name: "DQS_TEMPORAL_UI_URL", def: "http://localhost:8233", help: "Temporal Web UI address, printed at start", set: str(func(c *Config) *string { return &c.TemporalUIURL })},
 	{name: "DQS_JWT_SECRET", def: "", help: "HMAC key for access tokens (32+ bytes); empty means generated once into $DQS_DATA_DIR/jwt.key", secret: true, set: str(func(c *Config) *string { return &c.JWTSecret })},

@@ -29,6 +29,7 @@ func TestDefaults(t *testing.T) {
 		{"TemporalNamespace", c.TemporalNamespace, "default"},
 		{"TemporalPrefix", c.TemporalPrefix, "dqs"},
 		{"TemporalUIURL", c.TemporalUIURL, "http://localhost:8233"},
+		{"WorkerQueues", c.WorkerQueues, AllQueues},
 		{"JWTSecret", c.JWTSecret, ""},
 		{"EncryptionKey", c.EncryptionKey, ""},
 		{"AccessTokenTTL", c.AccessTokenTTL, 15 * time.Minute},
@@ -94,6 +95,7 @@ func TestEnvOverrides(t *testing.T) {
 		"DQS_RATE_LIMIT_WS":      "4/1m",
 		"DQS_FILE_MEMORY_BUDGET": "512MiB",
 		"DQS_MEMORY_BUDGET":      "6 GiB",
+		"DQS_WORKER_QUEUES":      "analysis",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +135,7 @@ func TestEnvOverrides(t *testing.T) {
 		MemoryBudget:     6 << 30,
 		WSLifetime:       10 * time.Minute,
 		Blob:             Blob{Driver: "local", Dir: "/var/lib/dqs/blobs", Region: "eu-north-1"},
+		WorkerQueues:     AnalysisQueue,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("Load =\n%+v\nwant\n%+v", c, want)
@@ -175,6 +178,10 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{"DQS_TEMPORAL_PREFIX", "dqs/prod"},
 		{"DQS_TEMPORAL_PREFIX", "dqs.prod"},
 		{"DQS_TEMPORAL_PREFIX", "dqsé"},
+		{"DQS_WORKER_QUEUES", "both"},
+		{"DQS_WORKER_QUEUES", "Analysis"},
+		{"DQS_WORKER_QUEUES", "default,analysis"},
+		{"DQS_WORKER_QUEUES", " default"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
@@ -407,5 +414,35 @@ func TestMemoryBudgets(t *testing.T) {
 	}
 	if defaultMemoryBudget() < 1<<30 {
 		t.Fatalf("default pool %d: this machine has more memory than that", defaultMemoryBudget())
+	}
+}
+
+// TestWorkerQueues: each value of DQS_WORKER_QUEUES polls exactly the
+// queues it names, and an unknown one is refused with the accepted values.
+func TestWorkerQueues(t *testing.T) {
+	cases := []struct {
+		value                       string
+		pollsDefault, pollsAnalysis bool
+	}{
+		{"all", true, true},
+		{"default", true, false},
+		{"analysis", false, true},
+	}
+	for _, tc := range cases {
+		c, err := Load(env(map[string]string{"DQS_WORKER_QUEUES": tc.value}))
+		if err != nil {
+			t.Fatalf("DQS_WORKER_QUEUES=%s: %v", tc.value, err)
+		}
+		q := c.WorkerQueues
+		if q.PollsDefault() != tc.pollsDefault || q.PollsAnalysis() != tc.pollsAnalysis {
+			t.Errorf("%s polls default %v, analysis %v; want %v, %v", tc.value, q.PollsDefault(), q.PollsAnalysis(), tc.pollsDefault, tc.pollsAnalysis)
+		}
+	}
+	_, err := ParseWorkerQueues("everything")
+	if err == nil || !strings.Contains(err.Error(), "all, default or analysis") {
+		t.Fatalf("ParseWorkerQueues(everything) = %v, want the accepted values named", err)
+	}
+	if q := WorkerQueues(""); q.PollsDefault() || q.PollsAnalysis() {
+		t.Error("an unset WorkerQueues polls a queue; Start must see it polls none and refuse")
 	}
 }

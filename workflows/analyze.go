@@ -90,6 +90,17 @@ func keepUntilExpiry(ctx workflow.Context, in AnalyzeJobInput, plan activities.R
 	return nil
 }
 
+// onAnalysisQueue schedules activities on the analysis queue beside the
+// workflow's own (default) queue. Every activity that reads a whole file
+// (file analysis, and scans as they come) goes through it, so hours of
+// reading never queue ahead of e-mail and webhooks, and the two scale as
+// separate worker pools. Replay does not compare an activity's task queue,
+// so workflows already running move their next analyses here unversioned.
+func onAnalysisQueue(ctx workflow.Context, opts workflow.ActivityOptions) workflow.Context {
+	opts.TaskQueue = analysisQueueOf(workflow.GetInfo(ctx).TaskQueueName)
+	return workflow.WithActivityOptions(ctx, opts)
+}
+
 func shortActivities(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
@@ -100,7 +111,7 @@ func shortActivities(ctx workflow.Context) workflow.Context {
 // analyzeFile runs one file's analysis; when its retries are exhausted the
 // file is marked failed and nil returned, so the caller goes on.
 func analyzeFile(ctx workflow.Context, file activities.FileRef) error {
-	long := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+	long := onAnalysisQueue(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 4 * time.Hour,
 		// A worker that dies mid-file is noticed within this and the file
 		// is analysed again on another worker.

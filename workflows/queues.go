@@ -4,14 +4,20 @@
 // workflow that may be running.
 package workflows
 
+import "strings"
+
 // Names are the task queue names and schedule ids of one deployment, in
 // one place: the API starts work on these queues and the workers poll them.
 // They derive from a prefix (DQS_TEMPORAL_PREFIX) so several deployments,
 // or parallel tests, can share one Temporal namespace without picking up
 // each other's tasks.
 type Names struct {
-	// Default carries short tasks: e-mail, maintenance sweeps.
+	// Default carries every workflow and the short activities: e-mail,
+	// database updates, webhooks, maintenance sweeps.
 	Default string
+	// Analysis carries the long activities, those that read a whole file,
+	// so a long analysis never delays a verification e-mail.
+	Analysis string
 	// PurgeSchedule is the id of the daily credential purge schedule.
 	PurgeSchedule string
 	// RetentionSchedule is the id of the daily raw-file retention sweep.
@@ -21,17 +27,31 @@ type Names struct {
 // DefaultPrefix is the prefix of a deployment that sets none.
 const DefaultPrefix = "dqs"
 
+const (
+	defaultSuffix  = "-default"
+	analysisSuffix = "-analysis"
+)
+
 // NamesFor returns the names under prefix.
 func NamesFor(prefix string) Names {
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
 	return Names{
-		Default:           prefix + "-default",
+		Default:           prefix + defaultSuffix,
+		Analysis:          analysisQueueOf(prefix + defaultSuffix),
 		PurgeSchedule:     prefix + "-purge-expired-credentials",
 		RetentionSchedule: prefix + "-retention-sweep",
 	}
 }
 
 // TaskQueues lists every queue a full worker polls.
-func (n Names) TaskQueues() []string { return []string{n.Default} }
+func (n Names) TaskQueues() []string { return []string{n.Default, n.Analysis} }
+
+// analysisQueueOf is the analysis queue beside a default queue. Workflows
+// run on the default queue and find their analysis queue from it, so the
+// prefix need not travel in every workflow input, and a workflow already
+// running when the analysis queue came in finds it too.
+func analysisQueueOf(defaultQueue string) string {
+	return strings.TrimSuffix(defaultQueue, defaultSuffix) + analysisSuffix
+}

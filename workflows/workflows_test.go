@@ -210,11 +210,29 @@ func TestNamesFor(t *testing.T) {
 	}
 }
 
-func TestTaskQueuesListDefault(t *testing.T) {
+func TestTaskQueuesListDefaultAndAnalysis(t *testing.T) {
 	for _, prefix := range []string{"", "x"} {
 		n := NamesFor(prefix)
-		if got := n.TaskQueues(); !reflect.DeepEqual(got, []string{n.Default}) {
-			t.Fatalf("TaskQueues(%q) = %v, want [%s]", prefix, got, n.Default)
+		if got := n.TaskQueues(); !reflect.DeepEqual(got, []string{n.Default, n.Analysis}) {
+			t.Fatalf("TaskQueues(%q) = %v, want [%s %s]", prefix, got, n.Default, n.Analysis)
 		}
+	}
+}
+
+// TestAnalysisQueueBesideDefault: a workflow finds its analysis queue from
+// the default queue it runs on; that must be the queue analysis workers
+// poll, for every prefix (even one that itself ends in -default).
+func TestAnalysisQueueBesideDefault(t *testing.T) {
+	for _, prefix := range []string{"", "ci-run-7", "a-default", "x_y"} {
+		n := NamesFor(prefix)
+		if got := analysisQueueOf(n.Default); got != n.Analysis {
+			t.Errorf("prefix %q: analysis queue beside %s = %s, want %s", prefix, n.Default, got, n.Analysis)
+		}
+		if n.Analysis == n.Default || n.Analysis == n.PurgeSchedule || n.Analysis == n.RetentionSchedule {
+			t.Errorf("prefix %q: analysis queue collides: %+v", prefix, n)
+		}
+	}
+	if got := NamesFor("ci-run-7").Analysis; got != "ci-run-7-analysis" {
+		t.Fatalf("analysis queue = %q, want ci-run-7-analysis", got)
 	}
 }

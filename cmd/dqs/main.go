@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -26,7 +27,9 @@ const usage = `dqs — the data quality service
 Usage:
   dqs dev       API and worker in one process (single machine; SQLite by default)
   dqs api       the HTTP API only (cluster shape)
-  dqs worker    the Temporal worker only (cluster shape)
+  dqs worker [--queues all|default|analysis]
+                the Temporal worker only (cluster shape); --queues
+                overrides DQS_WORKER_QUEUES
   dqs migrate   apply database migrations and exit
   dqs profile [--json] FILE...
                 profile, classify and score local files (no server needed)
@@ -74,14 +77,42 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "dqs migrate: database is up to date")
 		return 0
 	case "dev":
+		// One process is the whole service, so it polls both queues even
+		// when the environment was set up for a worker of one queue: with
+		// either missing, jobs would wait for a worker that never comes.
+		cfg.WorkerQueues = config.AllQueues
 		return serve(ctx, cfg, app.Options{API: true, Worker: true, Version: version}, stdout, stderr)
 	case "api":
 		return serve(ctx, cfg, app.Options{API: true, Version: version}, stdout, stderr)
 	case "worker":
+		if err := workerFlags(cfg, args[1:], stderr); err != nil {
+			fmt.Fprintln(stderr, "dqs worker:", err)
+			return 2
+		}
 		return serve(ctx, cfg, app.Options{Worker: true, Version: version}, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "dqs: unknown command %q; run dqs --help\n", args[0])
 	return 2
+}
+
+// workerFlags applies `dqs worker`'s flags over the environment, so one
+// deployment's environment can serve workers of either queue.
+func workerFlags(cfg *config.Config, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("dqs worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	queues := fs.String("queues", string(cfg.WorkerQueues), "task queues to poll: all, default or analysis (overrides DQS_WORKER_QUEUES)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	q, err := config.ParseWorkerQueues(*queues)
+	if err != nil {
+		return fmt.Errorf("--queues=%q: %v", *queues, err)
+	}
+	cfg.WorkerQueues = q
+	return nil
 }
 
 // localURL is where a browser on this machine reaches the API listening
@@ -123,7 +154,7 @@ func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, std
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "DQS %s worker polling Temporal at %s\n", version, cfg.TemporalAddress)
+	fmt.Fprintf(stdout, "DQS %s worker polling Temporal at %s (queues: %s)\n", version, cfg.TemporalAddress, cfg.WorkerQueues)
 	<-ctx.Done()
 	return 0
 }
