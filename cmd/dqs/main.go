@@ -146,7 +146,7 @@ func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, std
 			fmt.Fprintf(stderr, "dqs: listen on %s: %v\n", cfg.HTTPAddr, err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "DQS %s\n  API          %s/api/v1 (health: /api/v1/public/health, reference: /api/v1/openapi.json)\n  Temporal UI  %s\n",
+		fmt.Fprintf(stdout, "DQS %s\n  API          %s/api/v1 (health: /api/v1/public/health, reference: /api/v1/docs)\n  Temporal UI  %s\n",
 			version, localURL(cfg.HTTPAddr), cfg.TemporalUIURL)
 		if err := a.ServeListener(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "dqs:", err)
