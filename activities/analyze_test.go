@@ -72,10 +72,7 @@ func TestAnalyzeFileWhoseRawFileWasDeleted(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
-			disk, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost")
-			if err != nil {
-				t.Fatal(err)
-			}
+			disk := localStore(t)
 			j, file := storedFile(t, f, disk)
 			f.acts.Blobs = deletedWhileOpening{Store: disk, onOpen: func(key string) {
 				disk.Delete(ctx, key)
@@ -86,7 +83,7 @@ func TestAnalyzeFileWhoseRawFileWasDeleted(t *testing.T) {
 				}
 			}}
 
-			err = f.acts.AnalyzeFile(ctx, FileRef{OrgID: f.org.ID, JobID: j.ID, FileID: file.ID, Total: 1})
+			err := f.acts.AnalyzeFile(ctx, FileRef{OrgID: f.org.ID, JobID: j.ID, FileID: file.ID, Total: 1})
 
 			got, gerr := f.stores.Files.Get(ctx, f.org.ID, file.ID)
 			if gerr != nil {
@@ -143,15 +140,7 @@ func (l *listOnRead) Read(p []byte) (int, error) {
 func TestAnalyzeFileDownloadsIntoTheSpool(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	disk, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spool.Open(t.TempDir(), f.acts.Logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
+	disk, sp := localStore(t), openSpool(t, f)
 	j, file := storedFile(t, f, disk)
 	var during []string
 	f.acts.Blobs, f.acts.Spool = spoolWatch{Store: disk, dir: sp.Path(), seen: &during}, sp
@@ -193,15 +182,7 @@ func TestAnalyzeFileReadsTheFilesCSVDialect(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			f := newFixture(t)
-			disk, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost")
-			if err != nil {
-				t.Fatal(err)
-			}
-			sp, err := spool.Open(t.TempDir(), f.acts.Logger)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer sp.Close()
+			disk, sp := localStore(t), openSpool(t, f)
 			f.acts.Blobs, f.acts.Spool = disk, sp
 			j, file := storedCSV(t, f, disk, content, tc.stored)
 			env := new(testsuite.WorkflowTestSuite).NewTestActivityEnvironment()
@@ -230,4 +211,25 @@ func TestAnalyzeFileReadsTheFilesCSVDialect(t *testing.T) {
 			}
 		})
 	}
+}
+
+// localStore is a blob store in a temporary directory.
+func localStore(t *testing.T) *local.Store {
+	t.Helper()
+	disk, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return disk
+}
+
+// openSpool is a spool in a temporary directory, closed with the test.
+func openSpool(t *testing.T, f *fixture) *spool.Dir {
+	t.Helper()
+	sp, err := spool.Open(t.TempDir(), f.acts.Logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	return sp
 }

@@ -277,8 +277,8 @@ func plainDotGrouped(v string) bool {
 		v[n-3]-'0' <= 9 && v[n-2]-'0' <= 9 && v[n-1]-'0' <= 9
 }
 
-// numeralStart reports whether a value starting with byte b may be a
-// numeral that does not start with a digit or sign: a currency sign.
+// numeralStart reports whether v, which does not start with a digit or a
+// sign, may still be a numeral: it starts with a currency sign.
 func numeralStart(v string) bool {
 	if v == "" {
 		return false

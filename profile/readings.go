@@ -82,8 +82,8 @@ func mergeWelford(n1 int64, mean1, m21 float64, n2 int64, mean2, m22 float64) (i
 	return n, mean1 + d*float64(n2)/float64(n), m21 + m22 + d*d*float64(n1)*float64(n2)/float64(n)
 }
 
-// reading returns the column's numbers in the convention of comma (nil
-// for the decimal point), creating them.
+// readingOf returns the column's numbers in the decimal-comma convention
+// (comma) or the decimal-point one, creating them on first use.
 func (c *column) readingOf(comma bool) *readingNumbers {
 	p := &c.pointNums
 	if comma {
@@ -95,9 +95,10 @@ func (c *column) readingOf(comma bool) *readingNumbers {
 	return *p
 }
 
-// addNumeral adds w occurrences of v, a value the plain parsers refused
-// (or a plain decimal shaped like 1.234, read as f): it reports whether v
-// is a number in some convention.
+// addNumeral adds w occurrences of the numeral r (a value the plain
+// parsers refused, or a plain decimal shaped like 1.234): to the column's
+// own numbers when both conventions read it alike, else to the numbers of
+// each convention that reads it.
 func (c *column) addNumeral(r reading, w int64) {
 	switch r.kind {
 	case sameNumeral:
