@@ -7,13 +7,16 @@ package config
 import (
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/dqs/dqs/netguard"
 	"github.com/dqs/dqs/ratelimit"
 )
 
@@ -51,6 +54,17 @@ type Config struct {
 	Blob             Blob
 	// WorkerQueues selects the task queues a `dqs worker` process polls.
 	WorkerQueues WorkerQueues
+	// SourceAllowNetworks are private or reserved networks data sources
+	// may reach (DQS_SOURCE_ALLOW_NETWORKS), e.g. 10.0.0.0/8 for a
+	// database on the private network; see SourceGuard.
+	SourceAllowNetworks []netip.Prefix
+	// SourceAllowLoopback lets data sources reach 127.0.0.0/8 and ::1
+	// (DQS_SOURCE_ALLOW_LOOPBACK). Unset, it is false after Load and true
+	// after SingleMachine (dqs dev).
+	SourceAllowLoopback bool
+	// sourceAllowLoopbackSet records that DQS_SOURCE_ALLOW_LOOPBACK was
+	// set, so SingleMachine keeps an explicit false.
+	sourceAllowLoopbackSet bool
 	// TestRetentionDay shortens a retention day for end-to-end tests of
 	// raw-file deletion; zero (the default) is the real 24-hour day with
 	// deletion at 02:00 UTC. Production never sets it.
@@ -272,6 +286,23 @@ var settings = []setting{
 	{name: "DQS_RATE_LIMIT_JOBS", def: "20/1h", help: "job create and start, per user", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Jobs })},
 	{name: "DQS_RATE_LIMIT_BILLING", def: "10/1h", help: "adding credits, per organisation", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.Billing })},
 	{name: "DQS_RATE_LIMIT_WS", def: "30/1m", help: "WebSocket connections, per client IP", set: rule(func(c *Config) *ratelimit.Rule { return &c.Limits.WS })},
+	{name: "DQS_SOURCE_ALLOW_NETWORKS", def: "", help: "comma-separated networks (CIDR, e.g. 10.0.0.0/8,fd12:3456::/48) that data sources may reach although they are private or reserved; every other private, loopback, link-local (cloud metadata) and special address stays refused", set: func(c *Config, v string) error {
+		p, err := ParseNetworks(v)
+		c.SourceAllowNetworks = p
+		return err
+	}},
+	{name: "DQS_SOURCE_ALLOW_LOOPBACK", def: "", help: "true lets data sources reach loopback (127.0.0.0/8, ::1); empty means true under dqs dev (single machine: sources often run beside it) and false under dqs api and dqs worker", set: func(c *Config, v string) error {
+		c.SourceAllowLoopback, c.sourceAllowLoopbackSet = false, v != ""
+		if v == "" {
+			return nil
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("want true or false")
+		}
+		c.SourceAllowLoopback = b
+		return nil
+	}},
 	{name: "DQS_TEST_RETENTION_DAY", def: "", help: "TESTS ONLY, never in production: the length of one retention day (e.g. 2s); files are then deleted right at expiry instead of at 02:00 UTC", set: func(c *Config, v string) error {
 		if v == "" {
 			c.TestRetentionDay = 0
@@ -307,6 +338,55 @@ func Load(getenv func(string) string) (*Config, error) {
 	// One file must fit in the pool, or it would wait forever.
 	c.FileMemoryBudget = min(c.FileMemoryBudget, c.MemoryBudget)
 	return c, nil
+}
+
+// ParseNetworks reads DQS_SOURCE_ALLOW_NETWORKS: comma-separated networks
+// in CIDR form; spaces and empty items are ignored, and "" is none (nil).
+// A network is refused when it is an address without a length (write
+// 10.1.2.3/32), has host bits set (10.1.2.3/8: which network was meant?)
+// or is IPv4 written as IPv4-mapped IPv6.
+func ParseNetworks(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(item)
+		switch {
+		case err != nil:
+			if a, aerr := netip.ParseAddr(item); aerr == nil && a.Zone() == "" {
+				return nil, fmt.Errorf("%s is an address, not a network; write %s/%d for it alone", item, a, a.BitLen())
+			}
+			return nil, fmt.Errorf("%q is not a network in CIDR form such as 10.0.0.0/8 or fd12:3456::/48", item)
+		case p.Addr().Is4In6():
+			return nil, fmt.Errorf("%s is IPv4-mapped IPv6; write the IPv4 network, such as 10.0.0.0/8", item)
+		case p != p.Masked():
+			return nil, fmt.Errorf("%s has bits set after the first %d; did you mean %s?", item, p.Bits(), p.Masked())
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// SingleMachine applies the defaults of the single-machine shape (dqs
+// dev), where one process is the whole service on one machine, to the
+// settings left unset: data sources may reach loopback, where a developer's
+// database or object store usually runs.
+func (c *Config) SingleMachine() {
+	if !c.sourceAllowLoopbackSet {
+		c.SourceAllowLoopback = true
+	}
+}
+
+// SourceGuard is the network guard's configuration for data sources
+// (databases, buckets, warehouses): any port, loopback and the networks
+// as configured, the system resolver.
+func (c *Config) SourceGuard() netguard.Options {
+	return netguard.Options{
+		AllowLoopback: c.SourceAllowLoopback,
+		Allow:         slices.Clone(c.SourceAllowNetworks),
+	}
 }
 
 // Defaults is the configuration with no environment set.

@@ -3,17 +3,16 @@ package webhook_test
 import (
 	"context"
 	"errors"
-	"net"
-	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/miekg/dns"
 
+	"github.com/dqs/dqs/netguard"
+	"github.com/dqs/dqs/netguard/dnstest"
 	"github.com/dqs/dqs/webhook"
 )
 
@@ -39,137 +38,15 @@ func assertSafeMessage(t *testing.T, err error) {
 	}
 }
 
-// answerFunc answers one DNS question: the addresses of name for qtype
-// (dns.TypeA or dns.TypeAAAA; only those of the matching family are
-// sent), n being how many times (1-based) this name and type have been
-// asked. ok false answers NXDOMAIN.
-type answerFunc func(name string, qtype uint16, n int) (addrs []netip.Addr, ok bool)
-
-// dnsServer is a real DNS server (UDP and TCP on 127.0.0.1, random
-// ports) answering from an answerFunc.
-type dnsServer struct {
-	answer  answerFunc
-	udpAddr string
-	tcpAddr string
-
-	mu     sync.Mutex
-	counts map[string]int
-}
-
-func queryKey(name string, qtype uint16) string {
-	return name + "/" + dns.TypeToString[qtype]
-}
-
-// ServeDNS implements dns.Handler.
-func (d *dnsServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
-	m := new(dns.Msg)
-	m.SetReply(req)
-	m.Authoritative = true
-	m.RecursionAvailable = true
-	if len(req.Question) != 1 {
-		m.SetRcode(req, dns.RcodeFormatError)
-		_ = w.WriteMsg(m)
-		return
-	}
-	q := req.Question[0]
-	name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
-	d.mu.Lock()
-	d.counts[queryKey(name, q.Qtype)]++
-	n := d.counts[queryKey(name, q.Qtype)]
-	d.mu.Unlock()
-
-	addrs, ok := d.answer(name, q.Qtype, n)
-	if !ok {
-		m.SetRcode(req, dns.RcodeNameError)
-		m.Authoritative = true
-		m.RecursionAvailable = true
-		_ = w.WriteMsg(m)
-		return
-	}
-	for _, a := range addrs {
-		hdr := dns.RR_Header{Name: q.Name, Rrtype: q.Qtype, Class: dns.ClassINET, Ttl: 0}
-		switch {
-		case q.Qtype == dns.TypeA && a.Is4():
-			m.Answer = append(m.Answer, &dns.A{Hdr: hdr, A: net.IP(a.AsSlice())})
-		case q.Qtype == dns.TypeAAAA && a.Is6():
-			m.Answer = append(m.Answer, &dns.AAAA{Hdr: hdr, AAAA: net.IP(a.AsSlice())})
-		}
-	}
-	_ = w.WriteMsg(m)
-}
-
-// count is how many times name was asked for qtype.
-func (d *dnsServer) count(name string, qtype uint16) int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.counts[queryKey(name, qtype)]
-}
-
-// resolver is a pure-Go resolver that asks only this server.
-func (d *dnsServer) resolver() *net.Resolver {
-	return &net.Resolver{PreferGo: true, StrictErrors: true,
-		Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			var dialer net.Dialer
-			if strings.HasPrefix(network, "udp") {
-				return dialer.DialContext(ctx, "udp", d.udpAddr)
-			}
-			return dialer.DialContext(ctx, "tcp", d.tcpAddr)
-		}}
-}
-
-// startDNS starts a real DNS server answering with answer; it stops when
-// the test ends.
-func startDNS(t *testing.T, answer answerFunc) *dnsServer {
+// startDNS starts a real DNS server answering with answer (the guard's
+// shared test server, netguard/dnstest); it stops when the test ends.
+func startDNS(t *testing.T, answer dnstest.AnswerFunc) *dnstest.Server {
 	t.Helper()
-	d := &dnsServer{answer: answer, counts: map[string]int{}}
-
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen udp: %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		_ = pc.Close()
-		t.Fatalf("listen tcp: %v", err)
-	}
-	d.udpAddr, d.tcpAddr = pc.LocalAddr().String(), ln.Addr().String()
-
-	for _, srv := range []*dns.Server{
-		{PacketConn: pc, Handler: d},
-		{Listener: ln, Handler: d},
-	} {
-		started := make(chan struct{})
-		srv.NotifyStartedFunc = func() { close(started) }
-		served := make(chan error, 1)
-		go func() { served <- srv.ActivateAndServe() }()
-		select {
-		case <-started:
-		case err := <-served:
-			t.Fatalf("dns server: %v", err)
-		case <-time.After(10 * time.Second):
-			t.Fatal("dns server did not start")
-		}
-		t.Cleanup(func() {
-			_ = srv.Shutdown()
-			<-served
-		})
-	}
-	return d
+	return dnstest.Start(t, answer)
 }
 
 // zone answers from a fixed table of names; other names do not exist.
-func zone(records map[string][]string) answerFunc {
-	parsed := map[string][]netip.Addr{}
-	for name, addrs := range records {
-		for _, a := range addrs {
-			parsed[name] = append(parsed[name], netip.MustParseAddr(a))
-		}
-	}
-	return func(name string, _ uint16, _ int) ([]netip.Addr, bool) {
-		addrs, ok := parsed[name]
-		return addrs, ok
-	}
-}
+var zone = dnstest.Zone
 
 // testZone is the zone of the guard tests.
 var testZone = map[string][]string{
@@ -195,7 +72,7 @@ func checkCtx(t *testing.T) context.Context {
 
 func TestCheckRefusesWithProductionGuard(t *testing.T) {
 	d := startDNS(t, zone(testZone))
-	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.resolver()})
+	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.Resolver()})
 	ctx := checkCtx(t)
 
 	long := "https://hooks.slack.com" + secretPath + "/" + strings.Repeat("a", 2100)
@@ -275,7 +152,7 @@ func TestCheckRefusesWithProductionGuard(t *testing.T) {
 // the same words, so an admin cannot probe which internal names exist.
 func TestCheckRefusalDoesNotTellResolvingFromMissing(t *testing.T) {
 	d := startDNS(t, zone(testZone))
-	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.resolver()})
+	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.Resolver()})
 	ctx := checkCtx(t)
 	reason := func(host string) string {
 		err := g.Check(ctx, "https://"+host+secretPath)
@@ -294,7 +171,7 @@ func TestCheckRefusalDoesNotTellResolvingFromMissing(t *testing.T) {
 
 func TestCheckAcceptsPublicTargets(t *testing.T) {
 	d := startDNS(t, zone(testZone))
-	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.resolver()})
+	g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.Resolver()})
 	ctx := checkCtx(t)
 	for _, u := range []string{
 		"https://93.184.216.34/services/x",
@@ -310,14 +187,14 @@ func TestCheckAcceptsPublicTargets(t *testing.T) {
 	}
 	// The names were really asked of the DNS server (public.test and
 	// PUBLIC.test once each).
-	if n := d.count("public.test", dns.TypeA); n != 2 {
+	if n := d.Count("public.test", dns.TypeA); n != 2 {
 		t.Errorf("public.test was asked %d times for A, want 2", n)
 	}
 }
 
 func TestCheckLoopbackAllowanceKeepsOtherRangesRefused(t *testing.T) {
 	d := startDNS(t, zone(testZone))
-	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.resolver()})
+	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.Resolver()})
 	ctx := checkCtx(t)
 	for _, u := range []string{
 		"https://127.0.0.1:8443" + secretPath,
@@ -441,5 +318,25 @@ func TestCheckJudgesHostsFileEntriesAsIPv4(t *testing.T) {
 		if strings.Contains(err.Error(), addr) {
 			t.Fatalf("refusal of localhost %q shows the resolved address %s", err, addr)
 		}
+	}
+}
+
+// TestRefusalsShareTheNetworkGuardsSentinel: the webhook guard is a thin
+// layer over netguard: a refusal of the address also matches
+// netguard.ErrRefused, with the guard's reason; a webhook-only rule
+// (https://) is a webhook refusal only.
+func TestRefusalsShareTheNetworkGuardsSentinel(t *testing.T) {
+	g := webhook.NewGuard(webhook.GuardOptions{})
+	ctx := checkCtx(t)
+	err := g.Check(ctx, "https://10.0.0.1"+secretPath)
+	if !errors.Is(err, webhook.ErrTarget) || !errors.Is(err, netguard.ErrRefused) {
+		t.Fatalf("Check(private) = %v, want ErrTarget and netguard.ErrRefused", err)
+	}
+	if want := "webhook target refused: 10.0.0.1 is not a public address (it is private, internal or reserved)"; err.Error() != want {
+		t.Errorf("Check(private) = %q, want %q", err, want)
+	}
+	err = g.Check(ctx, "http://93.184.216.34"+secretPath)
+	if !errors.Is(err, webhook.ErrTarget) || errors.Is(err, netguard.ErrRefused) {
+		t.Errorf("Check(http://) = %v, want a webhook refusal only", err)
 	}
 }

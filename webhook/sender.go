@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/dqs/dqs/netguard"
 )
 
 // maxResponseBody is how much of a target's answer is read (and thrown
@@ -41,7 +43,9 @@ func NewSender(g *Guard, o SenderOptions) *Sender {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
-	dialer := &net.Dialer{Timeout: o.Timeout, Control: g.control, Resolver: g.resolver}
+	// The guard's dialer checks the address actually dialled; Send has
+	// checked the URL just before (netguard.Guard.Dialer).
+	dialer := g.net.Dialer(o.Timeout)
 	transport := &http.Transport{
 		Proxy:                  nil,
 		DialContext:            dialer.DialContext,
@@ -122,12 +126,8 @@ func failure(err error) Result {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	if errors.Is(err, ErrTarget) { // refused at dial time: DNS changed since the check
-		var r *refusal
-		if errors.As(err, &r) {
-			return Result{Err: r, Permanent: true}
-		}
-		return Result{Err: refuse("the connection was refused"), Permanent: true}
+	if errors.Is(err, netguard.ErrRefused) { // refused at dial time: DNS changed since the check
+		return Result{Err: fromGuard(err), Permanent: true}
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {

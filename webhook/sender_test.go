@@ -46,7 +46,7 @@ func TestSendIgnoresProxyEnvironment(t *testing.T) {
 	// A host name (not a loopback literal, which net/http never proxies)
 	// that the test's DNS server resolves to the receiver.
 	d := startDNS(t, zone(map[string][]string{"example.com": {"127.0.0.1"}}))
-	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.resolver()})
+	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.Resolver()})
 	s := webhook.NewSender(g, webhook.SenderOptions{Timeout: 5 * time.Second, RootCAs: rcv.pool})
 
 	u := "https://example.com:" + rcv.port() + secretPath
@@ -58,7 +58,7 @@ func TestSendIgnoresProxyEnvironment(t *testing.T) {
 	if n := rcv.hits.Load(); n != 1 {
 		t.Errorf("receiver hit %d times, want 1", n)
 	}
-	if d.count("example.com", dns.TypeA) == 0 {
+	if d.Count("example.com", dns.TypeA) == 0 {
 		t.Error("the sender did not resolve the receiver's name itself")
 	}
 }
@@ -411,7 +411,7 @@ func TestSendRefusesDNSRebindingAtDialTime(t *testing.T) {
 				}
 				return []netip.Addr{privateAddr}, true
 			})
-			g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.resolver()})
+			g := webhook.NewGuard(webhook.GuardOptions{Resolver: d.Resolver()})
 			s := webhook.NewSender(g, webhook.SenderOptions{Timeout: 5 * time.Second})
 			u := "https://" + name + secretPath
 
@@ -438,7 +438,7 @@ func TestSendRefusesDNSRebindingAtDialTime(t *testing.T) {
 					t.Errorf("error %q shows the resolved address %s", msg, addr)
 				}
 			}
-			if n := d.count(name, dns.TypeA); n != 3 {
+			if n := d.Count(name, dns.TypeA); n != 3 {
 				t.Errorf("%s was asked %d times for A, want 3 (Check, Send's check, the dial)", name, n)
 			}
 		})
@@ -613,7 +613,7 @@ func TestSendFailureDoesNotShowTheAddress(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close() // nothing listens there any more: the connection is refused
 	d := startDNS(t, zone(map[string][]string{"closed.test": {"127.0.0.1"}}))
-	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.resolver()})
+	g := webhook.NewGuard(webhook.GuardOptions{AllowLoopback: true, Resolver: d.Resolver()})
 	s := webhook.NewSender(g, webhook.SenderOptions{Timeout: 5 * time.Second})
 	res := s.Send(sendCtx(t), fmt.Sprintf("https://closed.test:%d%s", port, secretPath), []byte(`{}`))
 	if res.OK() || res.Err == nil {

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dqs/dqs/config"
+)
 
 // TestLocalURL: the start banner's API address is a working URL for every
 // form of DQS_HTTP_ADDR.
@@ -19,5 +23,28 @@ func TestLocalURL(t *testing.T) {
 		if got := localURL(addr); got != want {
 			t.Errorf("localURL(%q) = %q, want %q", addr, got, want)
 		}
+	}
+}
+
+// TestSourceNetworks: the banner says which non-public networks data
+// sources may reach, loopback under dqs dev by default.
+func TestSourceNetworks(t *testing.T) {
+	cfg := config.Defaults()
+	if got := sourceNetworks(cfg); got != "" {
+		t.Errorf("cluster defaults: %q, want nothing", got)
+	}
+	cfg.SingleMachine()
+	if got := sourceNetworks(cfg); got != "loopback" {
+		t.Errorf("dqs dev defaults: %q, want loopback", got)
+	}
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{"DQS_SOURCE_ALLOW_NETWORKS": "10.0.0.0/8,fd12::/16", "DQS_SOURCE_ALLOW_LOOPBACK": "false"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SingleMachine()
+	if got := sourceNetworks(cfg); got != "10.0.0.0/8, fd12::/16" {
+		t.Errorf("networks, loopback refused: %q", got)
 	}
 }

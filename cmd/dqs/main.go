@@ -81,6 +81,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// when the environment was set up for a worker of one queue: with
 		// either missing, jobs would wait for a worker that never comes.
 		cfg.WorkerQueues = config.AllQueues
+		// Sources may reach loopback, unless DQS_SOURCE_ALLOW_LOOPBACK says
+		// otherwise: a developer's database usually runs beside dqs dev.
+		cfg.SingleMachine()
 		return serve(ctx, cfg, app.Options{API: true, Worker: true, Version: version}, stdout, stderr)
 	case "api":
 		return serve(ctx, cfg, app.Options{API: true, Version: version}, stdout, stderr)
@@ -131,6 +134,20 @@ func localURL(addr string) string {
 	return "http://" + net.JoinHostPort(strings.ReplaceAll(host, "%", "%25"), port)
 }
 
+// sourceNetworks lists, for the start banner, the non-public networks data
+// sources may reach (DQS_SOURCE_ALLOW_LOOPBACK, DQS_SOURCE_ALLOW_NETWORKS);
+// empty when only public addresses are.
+func sourceNetworks(cfg *config.Config) string {
+	var out []string
+	if cfg.SourceAllowLoopback {
+		out = append(out, "loopback")
+	}
+	for _, p := range cfg.SourceAllowNetworks {
+		out = append(out, p.String())
+	}
+	return strings.Join(out, ", ")
+}
+
 func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, stderr io.Writer) int {
 	a, err := app.New(ctx, cfg, opt)
 	if err != nil {
@@ -148,6 +165,9 @@ func serve(ctx context.Context, cfg *config.Config, opt app.Options, stdout, std
 		}
 		fmt.Fprintf(stdout, "DQS %s\n  API          %s/api/v1 (health: /api/v1/public/health, reference: /api/v1/docs)\n  Temporal UI  %s\n",
 			version, localURL(cfg.HTTPAddr), cfg.TemporalUIURL)
+		if n := sourceNetworks(cfg); n != "" {
+			fmt.Fprintf(stdout, "  Sources      may also reach %s\n", n)
+		}
 		if err := a.ServeListener(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "dqs:", err)
 			return 1
