@@ -57,6 +57,7 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities, queu
 		w.RegisterWorkflow(workflows.SendVerificationEmail)
 		w.RegisterWorkflow(workflows.PurgeExpiredCredentials)
 		w.RegisterWorkflow(workflows.AnalyzeJob)
+		w.RegisterWorkflow(workflows.KeepJobFiles)
 		w.RegisterWorkflow(workflows.ReanalyzeFile)
 		w.RegisterWorkflow(workflows.SweepExpiredFiles)
 		w.RegisterWorkflow(workflows.DeliverWebhook)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dqs/dqs/activities"
+	enums "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
@@ -54,7 +55,49 @@ func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
 	if workflow.GetVersion(ctx, "retention-timer", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return nil
 	}
-	return keepUntilExpiry(ctx, in, plan)
+	// Jobs that completed while the timer lived in this workflow keep it
+	// here until it fires; later ones hand it to a workflow of its own.
+	if workflow.GetVersion(ctx, "retention-workflow", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return keepUntilExpiry(ctx, KeepJobFilesInput{OrgID: in.OrgID, JobID: in.JobID}, plan)
+	}
+	return startKeepJobFiles(ctx, in, plan)
+}
+
+// KeepJobFilesInput names the job whose raw files a KeepJobFiles workflow
+// deletes, and when.
+type KeepJobFilesInput struct {
+	OrgID    string    `json:"org_id"`
+	JobID    string    `json:"job_id"`
+	DeleteAt time.Time `json:"delete_at"`
+}
+
+// KeepJobFilesWorkflowID is the id of the retention timer of a job.
+func KeepJobFilesWorkflowID(jobID string) string { return "job-files-" + jobID }
+
+// startKeepJobFiles starts the job's retention timer as a workflow of its
+// own type (KeepJobFiles, id job-files-<job id>) that outlives this one,
+// and returns once it has started: the job's workflow then completes with
+// its analysis, so "Running" in the Temporal UI means a job still being
+// analysed, while the timers stay listed, durable and cancellable under
+// their own type. full_retention jobs have no timer.
+func startKeepJobFiles(ctx workflow.Context, in AnalyzeJobInput, plan activities.RetentionPlan) error {
+	if plan.DeleteAt == nil {
+		return nil
+	}
+	child := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:        KeepJobFilesWorkflowID(in.JobID),
+		ParentClosePolicy: enums.PARENT_CLOSE_POLICY_ABANDON,
+		// A timer already running for the job (a retried start) is it.
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+	})
+	keep := KeepJobFilesInput{OrgID: in.OrgID, JobID: in.JobID, DeleteAt: *plan.DeleteAt}
+	return workflow.ExecuteChildWorkflow(child, KeepJobFiles, keep).GetChildWorkflowExecution().Get(ctx, nil)
+}
+
+// KeepJobFiles holds a job's retention timer and deletes its raw files
+// when it fires (see keepUntilExpiry).
+func KeepJobFiles(ctx workflow.Context, in KeepJobFilesInput) error {
+	return keepUntilExpiry(ctx, in, activities.RetentionPlan{DeleteAt: &in.DeleteAt})
 }
 
 // expiryRetry retries a failing storage for about half an hour; after that
@@ -71,7 +114,7 @@ var expiryRetry = &temporal.RetryPolicy{
 // retention), then deletes them. Files a user deleted meanwhile make the
 // deletion a no-op. A deletion that keeps failing ends the workflow
 // without error: the daily sweep retries the job.
-func keepUntilExpiry(ctx workflow.Context, in AnalyzeJobInput, plan activities.RetentionPlan) error {
+func keepUntilExpiry(ctx workflow.Context, in KeepJobFilesInput, plan activities.RetentionPlan) error {
 	if plan.DeleteAt == nil {
 		return nil // full_retention: kept until a user deletes them
 	}

@@ -15,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/dqs/dqs/activities"
 	"github.com/dqs/dqs/audit"
@@ -90,6 +93,7 @@ func newRetentionFixture(t *testing.T, start time.Time) *retentionFixture {
 	env := s.NewTestWorkflowEnvironment()
 	env.SetStartTime(start)
 	env.RegisterActivity(acts)
+	env.RegisterWorkflow(KeepJobFiles)
 	return &retentionFixture{env: env, stores: stores, blobs: blobs, audit: w, acts: acts, orgID: org.ID}
 }
 
@@ -438,5 +442,62 @@ func TestTimerWithFailingStorageLeavesTheJobToTheSweep(t *testing.T) {
 	}
 	if res.Deleted != 1 || f.objectsLeft(t, keys) != 0 || f.job(t, j.ID).FileDeletedAt == nil {
 		t.Fatalf("sweep = %+v; the job was not deleted", res)
+	}
+}
+
+// TestAnalyzeJobCompletesAndHandsTheTimerToItsOwnWorkflow: the job's
+// workflow ends when its analysis does (so "Running" in the Temporal UI
+// means running); the retention timer is a KeepJobFiles workflow with the
+// job's id and deletion time, left running when the job's workflow closes.
+func TestAnalyzeJobCompletesAndHandsTheTimerToItsOwnWorkflow(t *testing.T) {
+	completed := utc("2026-11-20T15:30:00Z")
+	stores, org := storesWithOrg(t)
+	store, err := local.New(t.TempDir(), bytes.Repeat([]byte("k"), 32), "http://localhost:8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &retentionFixture{stores: stores, blobs: &faultyBlobs{Store: store}, orgID: org.ID}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	f.audit = audit.NewWriter(stores.Audit, logger)
+	t.Cleanup(func() { f.audit.Close(context.Background()) })
+	f.acts = &activities.Activities{Stores: stores, Blobs: f.blobs, Audit: f.audit, Logger: logger}
+	j, keys := f.queuedJob(t, retention.ShortTerm, 7, 1)
+
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.SetStartTime(completed)
+	env.RegisterActivity(f.acts)
+	var timers []KeepJobFilesInput
+	var timerIDs []string
+	env.SetOnChildWorkflowStartedListener(func(info *workflow.Info, ctx workflow.Context, args converter.EncodedValues) {
+		var in KeepJobFilesInput
+		if err := args.Get(&in); err != nil {
+			t.Errorf("child input: %v", err)
+		}
+		timers = append(timers, in)
+		timerIDs = append(timerIDs, info.WorkflowExecution.ID)
+	})
+	// The timer's own run is covered above; here it only has to start.
+	env.OnWorkflow(KeepJobFiles, mock.Anything, mock.Anything).Return(nil)
+
+	env.ExecuteWorkflow(AnalyzeJob, AnalyzeJobInput{OrgID: f.orgID, JobID: j.ID})
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("workflow completed=%v err=%v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	if waited := env.Now().Sub(completed); waited > time.Minute {
+		t.Fatalf("AnalyzeJob ran %s past its analysis; it must not hold the retention timer", waited)
+	}
+	want := KeepJobFilesInput{OrgID: f.orgID, JobID: j.ID, DeleteAt: utc("2026-11-28T02:00:00Z")}
+	if len(timers) != 1 || timers[0].OrgID != want.OrgID || timers[0].JobID != want.JobID || !timers[0].DeleteAt.Equal(want.DeleteAt) {
+		t.Fatalf("timers started = %+v, want one %+v", timers, want)
+	}
+	if timerIDs[0] != "job-files-"+j.ID {
+		t.Fatalf("timer id %q, want job-files-<job id>", timerIDs[0])
+	}
+	if got := f.job(t, j.ID); got.Status != models.JobCompleted || got.FileDeletedAt != nil {
+		t.Fatalf("job = %+v, want completed with files kept until the timer fires", got)
+	}
+	if f.objectsLeft(t, keys) != 1 {
+		t.Fatal("files deleted before the retention period")
 	}
 }
