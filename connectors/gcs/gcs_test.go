@@ -1,0 +1,435 @@
+package gcs
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"io"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fsouza/fake-gcs-server/fakestorage"
+
+	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/connectors/connectortest"
+)
+
+const (
+	bucket      = "dqs-src"
+	clientEmail = "dqs-reader@dqs-test.iam.gserviceaccount.com"
+)
+
+var (
+	saOnce    sync.Once
+	saJSON    string
+	saKeyPEM  string
+	saWrong   string
+	saErrOnce error
+)
+
+// serviceAccounts returns two key files for fresh RSA keys (never valid at
+// Google): the one the fake server accepts and another account's.
+func serviceAccounts(t *testing.T) (good, wrong, privateKey string) {
+	t.Helper()
+	saOnce.Do(func() {
+		mk := func(email string) (string, string) {
+			key, err := rsa.GenerateKey(rand.Reader, 2048)
+			if err != nil {
+				saErrOnce = err
+				return "", ""
+			}
+			der, _ := x509.MarshalPKCS8PrivateKey(key)
+			pk := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+			j, _ := json.Marshal(map[string]string{
+				"type":           "service_account",
+				"project_id":     "dqs-test",
+				"private_key_id": "0123456789abcdef",
+				"private_key":    pk,
+				"client_email":   email,
+				"client_id":      "1234567890",
+				// Never contacted: tokens are self-signed JWTs.
+				"token_uri": "http://127.0.0.1:1/token",
+			})
+			return string(j), pk
+		}
+		saJSON, saKeyPEM = mk(clientEmail)
+		saWrong, _ = mk("intruder@other.iam.gserviceaccount.com")
+	})
+	if saErrOnce != nil {
+		t.Fatal(saErrOnce)
+	}
+	return saJSON, saWrong, saKeyPEM
+}
+
+// requireAccount stands in for Google's authentication, which
+// fake-gcs-server does not check: a request must carry a bearer JWT issued
+// by clientEmail (the self-signed JWT the auth library makes from the key
+// file), else it gets GCS's 401. The signature is not verified.
+func requireAccount(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		parts := strings.Split(tok, ".")
+		var claims struct {
+			Iss string `json:"iss"`
+		}
+		if ok && len(parts) == 3 {
+			if p, err := base64.RawURLEncoding.DecodeString(parts[1]); err == nil {
+				_ = json.Unmarshal(p, &claims)
+			}
+		}
+		if claims.Iss != clientEmail {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"error":{"code":401,"message":"Invalid Credentials","errors":[{"message":"Invalid Credentials","domain":"global","reason":"authError"}]}}`)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// fakeGCS runs fake-gcs-server's handler on a real local listener. With
+// auth, requests must be signed by the good service account.
+func fakeGCS(t *testing.T, auth bool) (*httptest.Server, *fakestorage.Server) {
+	t.Helper()
+	t.Setenv("STORAGE_EMULATOR_HOST", "")
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
+	fake, err := fakestorage.NewServerWithOptions(fakestorage.Options{NoListener: true, Writer: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Stop)
+	fake.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: bucket})
+	h := fake.HTTPHandler()
+	if auth {
+		h = requireAccount(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, fake
+}
+
+func put(fake *fakestorage.Server, key string, data []byte) {
+	fake.CreateObject(fakestorage.Object{
+		ObjectAttrs: fakestorage.ObjectAttrs{BucketName: bucket, Name: key},
+		Content:     data,
+	})
+}
+
+type countingDialer struct {
+	d     net.Dialer
+	dials atomic.Int64
+}
+
+func (c *countingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	c.dials.Add(1)
+	return c.d.DialContext(ctx, network, addr)
+}
+
+func open(t *testing.T, c connectors.Credentials, timeout time.Duration) (*Source, error) {
+	t.Helper()
+	s, err := Open(t.Context(), connectors.Options{Credentials: c, Dialer: &net.Dialer{}, Timeout: timeout})
+	if err == nil {
+		t.Cleanup(func() { s.Close() })
+	}
+	return s, err
+}
+
+func mustOpen(t *testing.T, c connectors.Credentials) *Source {
+	t.Helper()
+	s, err := open(t, c, 0)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return s
+}
+
+func noSecret(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	_, _, pk := serviceAccounts(t)
+	msg := err.Error()
+	for _, line := range strings.Split(pk, "\n") {
+		if len(line) > 8 && strings.Contains(msg, line) {
+			t.Errorf("error carries the private key: %v", err)
+			return
+		}
+	}
+	if strings.Contains(msg, "private_key") || strings.Contains(msg, "BEGIN") {
+		t.Errorf("error carries the key file: %v", err)
+	}
+}
+
+func randomBytes(n int) []byte {
+	r := mrand.New(mrand.NewPCG(3, 4))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+func TestConformance(t *testing.T) {
+	good, _, _ := serviceAccounts(t)
+	srv, fake := fakeGCS(t, true)
+	defer func(p int) { pageSize = p }(pageSize)
+	pageSize = 2 // several pages
+
+	want := map[string][]byte{
+		"data/a.csv":            []byte("id,name\n1,x\n"),
+		"data/sub/b.parquet":    []byte("PAR1....PAR1"),
+		"data/sub/deep/c.JSONL": []byte(`{"a":1}` + "\n"),
+		"data/d.tsv":            []byte("a\tb\n"),
+		"data/e.json":           []byte(`[{"a":1}]`),
+		"data/f.ndjson":         []byte(`{"b":2}`),
+		"data/g.txt":            []byte("x\n"),
+		"data/empty.csv":        {},
+		"data/big.csv":          randomBytes(3<<20 + 17),
+		"data/ünïcode name.csv": []byte("u\n1\n"),
+	}
+	for k, v := range want {
+		put(fake, k, v)
+	}
+	for _, k := range []string{"data/notes.pdf", "data/archive.csv.gz", "data/README", "data/dir/",
+		"data/../escape.csv", "database/y.csv", "other/x.csv", "root.csv"} {
+		put(fake, k, []byte("hidden"))
+	}
+	dialer := &countingDialer{}
+	s, err := Open(t.Context(), connectors.Options{
+		Credentials: connectors.Credentials{"bucket": bucket, "prefix": "/data", "endpoint": srv.URL, "service_account_json": good},
+		Dialer:      dialer,
+	})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer s.Close()
+	connectortest.RunObjectSource(t, s, want, "database/y.csv", "other/x.csv", "root.csv", "data/../escape.csv")
+	if dialer.dials.Load() == 0 {
+		t.Error("no connection went through Options.Dialer")
+	}
+}
+
+// TestEmulatorWithoutAuth: an endpoint without service_account_json sends
+// no credentials.
+func TestEmulatorWithoutAuth(t *testing.T) {
+	srv, fake := fakeGCS(t, false)
+	put(fake, "x.csv", []byte("x"))
+	var sawAuth atomic.Bool
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Header.Get("Authorization") != "" {
+			sawAuth.Store(true)
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	// A bare host gets /storage/v1/.
+	s, err := Open(t.Context(), connectors.Options{Credentials: connectors.Credentials{"bucket": bucket, "endpoint": srv.URL}, HTTPClient: hc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l, err := s.List(t.Context())
+	if err != nil || len(l) != 1 || l[0].Name != "x.csv" {
+		t.Fatalf("List = %v, %v", l, err)
+	}
+	if sawAuth.Load() {
+		t.Error("credentials sent to the emulator")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestETagAndLastModified(t *testing.T) {
+	srv, fake := fakeGCS(t, false)
+	before := time.Now().Add(-time.Minute)
+	put(fake, "k/v.csv", []byte("a\n1\n"))
+	s := mustOpen(t, connectors.Credentials{"bucket": bucket, "prefix": "k", "endpoint": srv.URL + "/storage/v1/"})
+	l1, err := s.List(t.Context())
+	if err != nil || len(l1) != 1 {
+		t.Fatalf("List = %v, %v", l1, err)
+	}
+	if l1[0].LastModified.Before(before) || l1[0].ETag == "" {
+		t.Errorf("listed %+v", l1[0])
+	}
+	put(fake, "k/v.csv", []byte("a\n2\n"))
+	l2, err := s.List(t.Context())
+	if err != nil || len(l2) != 1 {
+		t.Fatalf("List = %v, %v", l2, err)
+	}
+	if l2[0].ETag == l1[0].ETag {
+		t.Errorf("ETag unchanged after the object changed: %q", l2[0].ETag)
+	}
+}
+
+func TestMissingBucket(t *testing.T) {
+	good, _, _ := serviceAccounts(t)
+	srv, _ := fakeGCS(t, true)
+	_, err := open(t, connectors.Credentials{"bucket": "no-such-bucket", "endpoint": srv.URL, "service_account_json": good}, 0)
+	if !errors.Is(err, connectors.ErrNotFound) || !strings.Contains(err.Error(), "no-such-bucket") {
+		t.Fatalf("Open = %v, want ErrNotFound naming the bucket", err)
+	}
+	noSecret(t, err)
+	t.Log(err)
+}
+
+func TestWrongAccount(t *testing.T) {
+	_, wrong, _ := serviceAccounts(t)
+	srv, _ := fakeGCS(t, true)
+	_, err := open(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL, "service_account_json": wrong}, 0)
+	if !errors.Is(err, connectors.ErrConnect) {
+		t.Fatalf("Open = %v, want ErrConnect", err)
+	}
+	noSecret(t, err)
+	t.Log(err)
+}
+
+func TestUnreachable(t *testing.T) {
+	good, _, _ := serviceAccounts(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	start := time.Now()
+	_, err = open(t, connectors.Credentials{"bucket": bucket, "endpoint": "http://" + addr, "service_account_json": good}, 10*time.Second)
+	if !errors.Is(err, connectors.ErrConnect) {
+		t.Fatalf("Open = %v, want ErrConnect", err)
+	}
+	noSecret(t, err)
+	t.Log(err)
+	if d := time.Since(start); d > 9*time.Second {
+		t.Errorf("took %s", d)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer hang.Close()
+	defer hang.CloseClientConnections()
+	start := time.Now()
+	_, err := open(t, connectors.Credentials{"bucket": bucket, "endpoint": hang.URL}, 300*time.Millisecond)
+	if !errors.Is(err, connectors.ErrConnect) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Open = %v, want ErrConnect and DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %s", d)
+	}
+}
+
+func TestStreamOutlivesTimeout(t *testing.T) {
+	srv, fake := fakeGCS(t, false)
+	data := randomBytes(4 << 20)
+	put(fake, "big.csv", data)
+	s, err := open(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL}, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := s.Open(t.Context(), "big.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	head := make([]byte, 1024)
+	if _, err := io.ReadFull(rc, head); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	rest, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatalf("reading after the timeout: %v", err)
+	}
+	if !bytes.Equal(append(head, rest...), data) {
+		t.Error("content differs")
+	}
+}
+
+func TestCancelMidStream(t *testing.T) {
+	srv, fake := fakeGCS(t, false)
+	put(fake, "big.csv", randomBytes(8<<20))
+	s := mustOpen(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	rc, err := s.Open(ctx, "big.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	if _, err := io.ReadFull(rc, make([]byte, 1024)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if n, err := io.Copy(io.Discard, rc); err == nil {
+		t.Errorf("read %d more bytes after cancel without error", n)
+	}
+}
+
+func TestInvalidSettings(t *testing.T) {
+	good, _, _ := serviceAccounts(t)
+	var external map[string]any
+	_ = json.Unmarshal([]byte(good), &external)
+	external["type"] = "external_account"
+	ext, _ := json.Marshal(external)
+	for name, c := range map[string]connectors.Credentials{
+		"no bucket":       {"endpoint": "http://127.0.0.1:1"},
+		"bad bucket":      {"bucket": "a/b", "endpoint": "http://127.0.0.1:1"},
+		"not json":        {"bucket": bucket, "service_account_json": "{" + good},
+		"external":        {"bucket": bucket, "service_account_json": string(ext)},
+		"endpoint scheme": {"bucket": bucket, "endpoint": "file:///etc"},
+		"endpoint user":   {"bucket": bucket, "endpoint": "http://u:pw@127.0.0.1:1/"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := open(t, c, 0)
+			if !errors.Is(err, connectors.ErrInvalid) {
+				t.Fatalf("Open = %v, want ErrInvalid", err)
+			}
+			noSecret(t, err)
+			t.Log(err)
+		})
+	}
+	if _, err := Open(t.Context(), connectors.Options{Credentials: connectors.Credentials{"bucket": bucket, "endpoint": "http://127.0.0.1:1"}}); !errors.Is(err, connectors.ErrInvalid) {
+		t.Errorf("Open without a dialer = %v, want ErrInvalid", err)
+	}
+}
+
+func TestTooManyObjects(t *testing.T) {
+	srv, fake := fakeGCS(t, false)
+	defer func(m int) { maxObjects = m }(maxObjects)
+	maxObjects = 3
+	for _, k := range []string{"a.csv", "b.csv", "c.csv", "d.csv"} {
+		put(fake, k, []byte("x"))
+	}
+	s := mustOpen(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
+	if _, err := s.List(t.Context()); !errors.Is(err, connectors.ErrInvalid) {
+		t.Fatalf("List = %v, want ErrInvalid", err)
+	}
+}
+
+func TestParseEndpoint(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://h:4443":          "http://h:4443/storage/v1/",
+		"http://h:4443/":         "http://h:4443/storage/v1/",
+		"https://h/storage/v1":   "https://h/storage/v1/",
+		"https://h/custom/path/": "https://h/custom/path/",
+		"":                       "",
+	} {
+		if got, err := parseEndpoint(in); err != nil || got != want {
+			t.Errorf("parseEndpoint(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}

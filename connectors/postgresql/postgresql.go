@@ -1,0 +1,453 @@
+// Package postgresql is the PostgreSQL table source: it lists a schema's
+// tables from the catalogue, profiles a table where it lives in at most
+// two aggregate queries, and samples rows for the classifier.
+//
+// # Connecting
+//
+// Credentials (connectors.Credentials): host, port (default 5432),
+// database, username, password, sslmode (default "prefer", libpq's: TLS
+// when the server offers it, plain otherwise; "disable", "allow",
+// "require", "verify-ca" and "verify-full" as libpq reads them). The
+// schema is Options.Schema, "public" when empty. Every connection,
+// including the cancel requests of an interrupted query, is dialled by
+// Options.Dialer with the host name unresolved (the guard resolves and
+// checks it). Neither a password file nor the PG* environment variables
+// override what the credentials give (the environment of the worker may
+// still supply what they do not name, as PGSSLROOTCERT). Sessions are read-only (default_transaction_read_only),
+// in UTC with ISO dates, and carry a statement_timeout equal to the call
+// timeout so that the server stops a query whose client went away.
+//
+// # Profile
+//
+// Profile sends three queries (TableProfile.Queries counts them, the
+// catalogue one included): one to the catalogue (the table's columns and
+// types, pg_stats' n_distinct), then two aggregate queries, the second
+// left out for an empty table:
+//
+//  1. One pass over the whole table: count(*) and, per column, count(col)
+//     (so nulls), blank text values (only spaces, tabs or line breaks),
+//     min and max (text in byte order, "C" collation, over non-blank
+//     values as the file engine does; numbers, dates, times, intervals,
+//     network addresses, enums in their own order; booleans false < true;
+//     other types have none), mean and sample standard deviation of
+//     numbers (float8 arithmetic, numeric exactly; NaN and infinities are
+//     no numbers, as in the file engine), and, for the columns
+//     given a format, the number of non-blank values matching it (a
+//     PostgreSQL regular expression passed as a bind parameter).
+//  2. Over a sample of about SampleRows(columns) rows (SampleTarget,
+//     100,000, fewer for tables wider than 20 columns so that the sample
+//     holds at most 2,000,000 values; the whole table when it holds no
+//     more, and exact then): every sampled value is unpivoted to a
+//     (column, text, number) row; grouped by column and text they give,
+//     per column, the number of distinct values seen, of values seen once
+//     (f1) and of non-null values sampled; ordered by number, the lower
+//     quantiles p01 p05 p25 p50 p75 p95 p99 of numeric columns
+//     (percentile_disc: the value at rank ceil(q·n), as the file engine
+//     defines them). The query returns a row per column. The sample is
+//     TABLESAMPLE SYSTEM at SampleRows/rows for tables, partitioned tables
+//     and materialized views, and a random() filter for views (which
+//     cannot be sampled by page and are then evaluated whole). Distinct
+//     values are told apart by their text (numeric 1.0 and 1.00 are two).
+//
+// Precision. Counts, nulls, blanks, min, max, mean and standard deviation
+// are exact (float8 sums for the mean and deviation of integers and
+// floats: exact to about 1e-12 relative). Quantiles are exact on tables
+// of at most SampleRows rows;
+// past that SYSTEM sampling reads whole pages at random, so a quantile's
+// rank error is about 0.5/sqrt(pages read): under 1% for columns whose
+// order does not follow the physical order, about 1.5% (3% at worst in
+// practice) for a column stored in its own order, with ~100 rows a page
+// (TestProfileMillionRows measures it).
+//
+// Distinct counts are exact on tables of at most SampleRows rows. Past
+// that they come from pg_stats.n_distinct when the table has been analysed
+// (ANALYZE's estimate, its sign read as PostgreSQL documents: negative is
+// a fraction of the rows, scaled to the current row count), and otherwise
+// from the sample with the Haas–Stokes Duj1 estimator ANALYZE itself uses,
+// D = n·d / (n − f1 + f1·n/N), where n are the sampled non-null values, d
+// the distinct ones among them, f1 those seen once and N the table's
+// non-null values: a column unique in the sample is unique in the table.
+// Either estimate is clamped to [d, N]. Duj1 is within a few percent for
+// columns with few values or nearly unique ones and may be off by up to
+// about a factor of two in between, and more when equal values are stored
+// together (page sampling sees them together); pg_stats shares ANALYZE's
+// precision and its staleness.
+//
+// # Sample
+//
+// Sample sends one query: SELECT * with TABLESAMPLE SYSTEM at a rate the
+// catalogue (pg_class, every partition for a partitioned table) says reads
+// about three times limit rows (at least 64 pages, so small tables are
+// read whole), of which ORDER BY random() LIMIT keeps limit at random.
+// Rows stream from the server as they are read. Views cannot be sampled
+// by page: a view's sample is its first limit rows, in a second query
+// after the first is refused. Values are the server's text output (UTC,
+// ISO dates); booleans read true and false.
+//
+// # Errors
+//
+// A missing table or schema (or one dropped between two queries) wraps
+// connectors.ErrNotFound; incomplete or malformed credentials
+// connectors.ErrInvalid (so does a format PostgreSQL cannot read as a
+// regular expression); refused credentials, an unknown database, a server
+// that does not answer or answers something else within the timeout, a
+// connection lost mid-query wrap connectors.ErrConnect, and the message of
+// the last kinds is the same whether the port is closed, filtered or not
+// speaking PostgreSQL. A cancelled context's error wraps context.Canceled.
+// No message carries a driver's text, except PostgreSQL's own message for
+// a failed query, scrubbed of the password (connectors.ScrubString).
+package postgresql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+
+	"github.com/dqs/dqs/connectors"
+)
+
+// Defaults of the credentials.
+const (
+	DefaultPort    = 5432
+	DefaultSSLMode = "prefer"
+	DefaultSchema  = "public"
+)
+
+// SampleTarget is the number of rows Profile's second query reads (its
+// quantiles and distinct counts) from a table of up to 20 columns (see
+// SampleRows); a table of at most that many rows is read whole. A variable
+// for tests and benchmarks; set it before profiling, not during.
+var SampleTarget int64 = 100_000
+
+// maxColumns is connectors.MaxColumns, lowered by tests (PostgreSQL has at
+// most 1600 columns).
+var maxColumns = connectors.MaxColumns
+
+// idleConns is how many connections a Source keeps open between calls.
+const idleConns = 2
+
+var sslModes = map[string]bool{
+	"disable": true, "allow": true, "prefer": true,
+	"require": true, "verify-ca": true, "verify-full": true,
+}
+
+// Source is a PostgreSQL schema. It is safe for concurrent use: each call
+// takes a connection of its own (reusing idle ones), a Sample's reader
+// until it is closed.
+type Source struct {
+	cfg     *pgx.ConnConfig
+	schema  string
+	timeout time.Duration
+	secrets []string
+	addr    string // host:port, for messages
+
+	mu     sync.Mutex
+	idle   []*pgx.Conn
+	closed bool
+}
+
+var _ connectors.TableSource = (*Source)(nil)
+
+// Open checks the credentials and connects once, so that a source that
+// opens is reachable with them.
+func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
+	return open(ctx, opts, nil)
+}
+
+// open is Open with a hook to adjust the connection config (tests set a
+// tracer).
+func open(ctx context.Context, opts connectors.Options, tune func(*pgx.ConnConfig)) (*Source, error) {
+	s, err := newSource(opts)
+	if err != nil {
+		return nil, err
+	}
+	if tune != nil {
+		tune(s.cfg)
+	}
+	conn, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.release(conn)
+	return s, nil
+}
+
+func invalid(format string, a ...any) error {
+	return fmt.Errorf("%w: postgresql: %s", connectors.ErrInvalid, fmt.Sprintf(format, a...))
+}
+
+// newSource validates the options and builds the connection config.
+func newSource(opts connectors.Options) (*Source, error) {
+	c := opts.Credentials
+	host := strings.TrimSpace(c["host"])
+	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1]
+	}
+	switch {
+	case host == "":
+		return nil, invalid("host is required")
+	case len(host) > 253 || strings.ContainsAny(host, ",/\\@ \t\r\n'\"") || strings.ContainsFunc(host, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return nil, invalid("host must be a host name or an IP address")
+	}
+	port := DefaultPort
+	if p := strings.TrimSpace(c["port"]); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return nil, invalid("port must be a number from 1 to 65535")
+		}
+		port = n
+	}
+	database, user := c["database"], c["username"]
+	if strings.TrimSpace(database) == "" {
+		return nil, invalid("database is required")
+	}
+	if strings.TrimSpace(user) == "" {
+		return nil, invalid("username is required")
+	}
+	if strings.ContainsRune(database+user+c["password"], 0) {
+		return nil, invalid("database, username and password cannot hold a NUL character")
+	}
+	sslmode := strings.TrimSpace(c["sslmode"])
+	if sslmode == "" {
+		sslmode = DefaultSSLMode
+	}
+	if !sslModes[sslmode] {
+		return nil, invalid("sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full")
+	}
+	if opts.Dialer == nil {
+		return nil, invalid("no dialer")
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = connectors.DefaultTimeout
+	}
+	schema := opts.Schema
+	if schema == "" {
+		schema = DefaultSchema
+	}
+
+	// The keyword/value DSN names only what the credentials give, each
+	// value quoted; ConnStringAllowedKeys makes pgconn refuse anything
+	// else before it reads a file.
+	dsn := fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=%s",
+		quote(host), port, quote(database), quote(user), sslmode)
+	cfg, err := pgx.ParseConfigWithOptions(dsn, pgx.ParseConfigOptions{
+		ParseConfigOptions: pgconn.ParseConfigOptions{
+			ConnStringAllowedKeys: []string{"host", "port", "dbname", "user", "sslmode"},
+		},
+	})
+	if err != nil {
+		// pgconn's message quotes the DSN (without a password, which it
+		// never holds); ours names no value.
+		return nil, invalid("the settings do not make a connection string")
+	}
+	// The password is set here, never read from a password file.
+	cfg.Password = c["password"]
+	cfg.Host, cfg.Port = host, uint16(port)
+	for _, fb := range cfg.Fallbacks {
+		fb.Host, fb.Port = host, uint16(port)
+	}
+	cfg.ConnectTimeout = timeout
+	cfg.DialFunc = opts.Dialer.DialContext
+	// No resolution here: the dialer receives host:port, resolves it and
+	// checks every address it would connect to.
+	cfg.LookupFunc = func(ctx context.Context, host string) ([]string, error) {
+		return []string{host}, nil
+	}
+	cfg.ValidateConnect = nil
+	cfg.KerberosSrvName, cfg.KerberosSpn = "", ""
+	cfg.RuntimeParams = map[string]string{
+		"application_name":              "dqs",
+		"default_transaction_read_only": "on",
+		"statement_timeout":             strconv.FormatInt(max(1, timeout.Milliseconds()), 10),
+		"TimeZone":                      "UTC",
+		"DateStyle":                     "ISO, YMD",
+		"IntervalStyle":                 "postgres",
+		"extra_float_digits":            "3",
+	}
+	// A cancelled context sends the server a cancel request (through the
+	// dialer) so that it stops the query, then, should the server not
+	// answer, closes the connection.
+	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: time.Second}
+	}
+	// Every query is sent once: text results, no prepared statements
+	// cached on the server.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	cfg.StatementCacheCapacity = 0
+	cfg.DescriptionCacheCapacity = 0
+
+	return &Source{
+		cfg:     cfg,
+		schema:  schema,
+		timeout: timeout,
+		secrets: []string{c["password"], dsn},
+		addr:    net.JoinHostPort(host, strconv.Itoa(port)),
+	}, nil
+}
+
+// quote quotes a keyword/value DSN value.
+func quote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// Schema is the schema the source lists.
+func (s *Source) Schema() string { return s.schema }
+
+// acquire returns an idle connection or opens one.
+func (s *Source) acquire(ctx context.Context) (*pgx.Conn, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, errors.New("postgresql: source closed")
+	}
+	for len(s.idle) > 0 {
+		c := s.idle[len(s.idle)-1]
+		s.idle = s.idle[:len(s.idle)-1]
+		if !c.IsClosed() {
+			s.mu.Unlock()
+			return c, nil
+		}
+	}
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, s.cfg)
+	if err != nil {
+		return nil, s.connectError(ctx, err)
+	}
+	return conn, nil
+}
+
+// release returns a connection to the idle ones, or closes it.
+func (s *Source) release(conn *pgx.Conn) {
+	if conn == nil || conn.IsClosed() {
+		return
+	}
+	// A connection left in a transaction or a failed state is not
+	// reused.
+	if conn.PgConn().TxStatus() != 'I' || conn.PgConn().IsBusy() {
+		closeConn(conn)
+		return
+	}
+	s.mu.Lock()
+	if !s.closed && len(s.idle) < idleConns {
+		s.idle = append(s.idle, conn)
+		conn = nil
+	}
+	s.mu.Unlock()
+	if conn != nil {
+		closeConn(conn)
+	}
+}
+
+func closeConn(conn *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn.Close(ctx)
+}
+
+// Close closes the idle connections; a Sample reader still open closes
+// its own when it is closed.
+func (s *Source) Close() error {
+	s.mu.Lock()
+	idle := s.idle
+	s.idle, s.closed = nil, true
+	s.mu.Unlock()
+	for _, c := range idle {
+		closeConn(c)
+	}
+	return nil
+}
+
+// connectError is an error a connection attempt ends with: its message
+// says what the user can act on and nothing a probe could tell apart (a
+// closed port, a filtered one, a server speaking something else), and
+// it wraps ErrConnect and the cause (errors.Is finds a guard's refusal or
+// a deadline), whose message it does not show.
+type connectError struct {
+	msg   string
+	cause error
+}
+
+func (e *connectError) Error() string   { return e.msg }
+func (e *connectError) Unwrap() []error { return []error{connectors.ErrConnect, e.cause} }
+
+func (s *Source) connectError(ctx context.Context, err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case strings.HasPrefix(pgErr.Code, "28"): // invalid_authorization_specification, invalid_password
+			return &connectError{msg: fmt.Sprintf("%v: postgresql at %s refused the username or password", connectors.ErrConnect, s.addr), cause: err}
+		case pgErr.Code == "3D000": // invalid_catalog_name
+			return &connectError{msg: fmt.Sprintf("%v: postgresql at %s has no such database", connectors.ErrConnect, s.addr), cause: err}
+		}
+	}
+	if ctx.Err() == context.Canceled {
+		return fmt.Errorf("postgresql: connect: %w", context.Canceled)
+	}
+	return &connectError{
+		msg:   fmt.Sprintf("%v: no postgresql server answered at %s within %s", connectors.ErrConnect, s.addr, s.timeout),
+		cause: err,
+	}
+}
+
+// queryError maps an error of a query on table (empty for the catalogue)
+// to the connector's kinds, with a message holding no driver text that
+// could echo a credential.
+func (s *Source) queryError(ctx context.Context, table string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "42P01", "3F000": // undefined_table, invalid_schema_name
+			return fmt.Errorf("%w: postgresql table %q in schema %q", connectors.ErrNotFound, table, s.schema)
+		case "2201B": // invalid_regular_expression
+			return fmt.Errorf("%w: postgresql cannot read a format of table %q as a regular expression: %s",
+				connectors.ErrInvalid, table, connectors.ScrubString(pgErr.Message, s.secrets...))
+		case "57014": // query_canceled
+			if cerr := ctx.Err(); cerr != nil {
+				return s.ctxError(ctx, table)
+			}
+			// statement_timeout: the server gave up at the call timeout.
+			return &connectError{
+				msg:   fmt.Sprintf("%v: postgresql at %s did not answer within %s", connectors.ErrConnect, s.addr, s.timeout),
+				cause: context.DeadlineExceeded,
+			}
+		}
+		if strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") || strings.HasPrefix(pgErr.Code, "28") {
+			return &connectError{msg: fmt.Sprintf("%v: postgresql at %s closed the connection", connectors.ErrConnect, s.addr), cause: err}
+		}
+		return fmt.Errorf("postgresql: query on %q failed: %s (SQLSTATE %s)", table,
+			connectors.ScrubString(pgErr.Message, s.secrets...), pgErr.Code)
+	}
+	if ctx.Err() != nil {
+		return s.ctxError(ctx, table)
+	}
+	// A broken connection, a protocol error.
+	return &connectError{msg: fmt.Sprintf("%v: the connection to postgresql at %s failed during a query", connectors.ErrConnect, s.addr), cause: err}
+}
+
+// ctxError is the error of a call whose context ended: a deadline is a
+// connection failure (the source did not answer in time), a cancellation
+// the caller's.
+func (s *Source) ctxError(ctx context.Context, table string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &connectError{
+			msg:   fmt.Sprintf("%v: postgresql at %s did not answer within %s", connectors.ErrConnect, s.addr, s.timeout),
+			cause: context.DeadlineExceeded,
+		}
+	}
+	return fmt.Errorf("postgresql: query on %q: %w", table, ctx.Err())
+}

@@ -1,0 +1,162 @@
+package snowflake
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The SQL of the connector, in Snowflake's dialect. It is built from
+// identifiers only, each quoted by quoteIdent; every value (a schema or
+// table name compared in the catalogue, a format's regular expression)
+// is a bind parameter (?), never part of the text.
+
+// quoteIdent double-quotes a Snowflake identifier, doubling the double
+// quotes inside it. A quoted identifier is case-sensitive: names come
+// from the catalogue as stored (upper case for unquoted ones).
+func quoteIdent(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// class is what SQL can compute over a column.
+type class int
+
+const (
+	// classOther: nulls only (VARIANT, OBJECT, ARRAY, GEOGRAPHY, ...).
+	classOther class = iota
+	classNumeric
+	classText
+	classBool
+	// classOrdered: dates, times, timestamps, binary: distinct, min, max.
+	classOrdered
+)
+
+type column struct {
+	Name  string
+	Type  string // INFORMATION_SCHEMA.COLUMNS.DATA_TYPE
+	Class class
+}
+
+// classify maps a catalogue DATA_TYPE to its class.
+func classify(dataType string) class {
+	switch t := strings.ToUpper(strings.TrimSpace(dataType)); {
+	case t == "NUMBER" || t == "DECIMAL" || t == "NUMERIC" || t == "FLOAT" || t == "REAL" || t == "DOUBLE" ||
+		t == "DOUBLE PRECISION" || t == "FLOAT4" || t == "FLOAT8" || strings.HasPrefix(t, "INT") ||
+		t == "BIGINT" || t == "SMALLINT" || t == "TINYINT" || t == "BYTEINT" || t == "DECFLOAT":
+		return classNumeric
+	case t == "TEXT" || t == "VARCHAR" || t == "STRING" || t == "CHAR" || t == "CHARACTER":
+		return classText
+	case t == "BOOLEAN":
+		return classBool
+	case t == "DATE" || t == "TIME" || t == "DATETIME" || strings.HasPrefix(t, "TIMESTAMP") || t == "BINARY" || t == "VARBINARY":
+		return classOrdered
+	}
+	return classOther
+}
+
+// quantiles are the quantiles a profile reports (the keys of the file
+// engine's profile.Column.Quantiles) and their fractions.
+var quantiles = []struct {
+	Key  string
+	Frac string
+}{{"p01", "0.01"}, {"p05", "0.05"}, {"p25", "0.25"}, {"p50", "0.5"}, {"p75", "0.75"}, {"p95", "0.95"}, {"p99", "0.99"}}
+
+type metric int
+
+const (
+	mRows metric = iota
+	mNulls
+	mEmpty
+	mDistinct
+	mMin
+	mMax
+	mMean
+	mStdDev
+	mQuantile // Key in item.Quantile
+	mFormat
+)
+
+// item is one select-list item of the profile query: a metric of column
+// Col (-1 for the row count).
+type item struct {
+	Col      int
+	Metric   metric
+	Quantile string
+}
+
+// blank is the set of characters TRIM removes to tell a blank value: the
+// ASCII whitespace (TRIM alone removes spaces only).
+const blank = "' ' || CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13)"
+
+// profileQuery is the single aggregate query of a profile: the row count,
+// then per column its nulls, blanks, approximate distinct count, minimum
+// and maximum as text, mean, sample standard deviation and approximate
+// percentiles, and the number of non-blank values matching the column's
+// format (REGEXP_LIKE, which matches the whole value). args are the bind
+// values of the ? placeholders, in order.
+func profileQuery(schema, table string, cols []column, formats map[string]string) (sql string, items []item, args []any) {
+	var sel []string
+	add := func(col int, m metric, q, expr string) {
+		sel = append(sel, fmt.Sprintf("%s AS M%d", expr, len(sel)))
+		items = append(items, item{Col: col, Metric: m, Quantile: q})
+	}
+	add(-1, mRows, "", "COUNT(*)")
+	for i, c := range cols {
+		q := quoteIdent(c.Name)
+		add(i, mNulls, "", fmt.Sprintf("COUNT_IF(%s IS NULL)", q))
+		switch c.Class {
+		case classText:
+			trim := fmt.Sprintf("TRIM(%s, %s)", q, blank)
+			add(i, mEmpty, "", fmt.Sprintf("COUNT_IF(%s = '')", trim))
+			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, mMin, "", fmt.Sprintf("MIN(IFF(%s = '', NULL, %s))", trim, q))
+			add(i, mMax, "", fmt.Sprintf("MAX(IFF(%s = '', NULL, %s))", trim, q))
+		case classNumeric:
+			f := fmt.Sprintf("CAST(%s AS DOUBLE)", q)
+			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, mMin, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
+			add(i, mMax, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
+			add(i, mMean, "", fmt.Sprintf("AVG(%s)", f))
+			add(i, mStdDev, "", fmt.Sprintf("STDDEV_SAMP(%s)", f))
+			for _, p := range quantiles {
+				add(i, mQuantile, p.Key, fmt.Sprintf("APPROX_PERCENTILE(%s, %s)", f, p.Frac))
+			}
+		case classBool:
+			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, mMin, "", fmt.Sprintf("TO_VARCHAR(BOOLAND_AGG(%s))", q))
+			add(i, mMax, "", fmt.Sprintf("TO_VARCHAR(BOOLOR_AGG(%s))", q))
+		case classOrdered:
+			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, mMin, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
+			add(i, mMax, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
+		}
+		if re, ok := formats[c.Name]; ok && re != "" && c.Class != classOther {
+			args = append(args, re)
+			text := q
+			if c.Class != classText {
+				text = "TO_VARCHAR(" + q + ")"
+			}
+			add(i, mFormat, "", fmt.Sprintf("COUNT_IF(TRIM(%s, %s) <> '' AND REGEXP_LIKE(%s, ?))", text, blank, text))
+		}
+	}
+	sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(schema) + "." + quoteIdent(table)
+	return sql, items, args
+}
+
+// sampleQuery returns at most limit random rows (SAMPLE ... ROWS draws
+// them from the whole table).
+func sampleQuery(schema, table string, limit int) string {
+	return "SELECT * FROM " + quoteIdent(schema) + "." + quoteIdent(table) +
+		" SAMPLE (" + strconv.Itoa(limit) + " ROWS)"
+}
+
+// The catalogue of the session's database. A schema is matched as given
+// or upper-cased (the name an unquoted identifier is stored under); the
+// exact match wins.
+const (
+	listQuery = "SELECT TABLE_SCHEMA, TABLE_NAME, ROW_COUNT, BYTES FROM INFORMATION_SCHEMA.TABLES " +
+		"WHERE TABLE_SCHEMA IN (?, UPPER(?)) ORDER BY TABLE_NAME"
+	columnsQuery = "SELECT TABLE_SCHEMA, COLUMN_NAME, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS " +
+		"WHERE TABLE_SCHEMA IN (?, UPPER(?)) AND TABLE_NAME = ? ORDER BY TABLE_SCHEMA, ORDINAL_POSITION"
+	schemaQuery = "SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME IN (?, UPPER(?))"
+)
