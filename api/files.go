@@ -451,17 +451,9 @@ func (s *Server) reanalyzeFile(c *gin.Context) error {
 	if j.Status != models.JobCompleted && j.Status != models.JobFailed {
 		return errs.Conflict("job %s is %s; a file can be analysed again once its job has finished", j.ID, j.Status)
 	}
-	before := *f
-	f, err = s.Stores.Files.BeginRerun(ctx, p.OrgID, f.ID)
+	f, err = s.Jobs.Reanalyze(ctx, p.OrgID, f)
 	if err != nil {
 		return err
-	}
-	if err := s.Workflows.ReanalyzeFile(ctx, p.OrgID, f.JobID, f.ID); err != nil {
-		ctx := context.WithoutCancel(ctx)
-		if rerr := s.Stores.Files.SetStatus(ctx, p.OrgID, f.ID, before.Status, before.Progress, before.Error); rerr != nil {
-			logger(c).Error("file left processing without a workflow", "file_id", f.ID, "error", rerr)
-		}
-		return errors.Join(errs.ErrInternal, err)
 	}
 	return respond(c, http.StatusAccepted, viewFile(f, false))
 }

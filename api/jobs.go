@@ -10,6 +10,7 @@ import (
 
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/errs"
+	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/retention"
 	"github.com/gin-gonic/gin"
@@ -200,24 +201,9 @@ func (s *Server) startJob(c *gin.Context) error {
 	return s.respondJob(c, http.StatusAccepted, p.OrgID, started)
 }
 
-// startAnalysis moves the job to queued and starts its workflow (audited as
-// job_started); if the workflow cannot be started the job goes back to
-// created, so it can be started again rather than sit queued forever.
+// startAnalysis queues the job and starts its analysis (jobs.Service.Start).
 func (s *Server) startAnalysis(c *gin.Context, p *principal, jobID string, files int, mode string, days int) (*models.Job, error) {
-	ctx := c.Request.Context()
-	j, err := s.Stores.Jobs.Start(ctx, p.OrgID, jobID, mode, days, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Workflows.AnalyzeJob(ctx, p.OrgID, jobID); err != nil {
-		if rerr := s.Stores.Jobs.Unstart(context.WithoutCancel(ctx), p.OrgID, jobID); rerr != nil {
-			logger(c).Error("job left queued without a workflow", "job_id", jobID, "error", rerr)
-		}
-		return nil, errors.Join(errs.ErrInternal, err)
-	}
-	s.Audit.Record(audit.Entry{OrgID: p.OrgID, UserID: p.userID(), Event: audit.JobStarted, IP: clientIP(c),
-		Metadata: map[string]any{"job_id": jobID, "files": files, "retention_mode": mode, "retention_days": days}})
-	return j, nil
+	return s.Jobs.Start(c.Request.Context(), jobs.Actor{OrgID: p.OrgID, UserID: p.userID(), IP: clientIP(c)}, jobID, files, mode, days)
 }
 
 type jobFileView struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/config"
+	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/secrets"
@@ -28,10 +29,6 @@ import (
 type Workflows interface {
 	// SendVerificationEmail starts the delivery of a verification e-mail.
 	SendVerificationEmail(ctx context.Context, orgID, userID string) error
-	// AnalyzeJob starts the analysis of a queued job (workflow id = job id).
-	AnalyzeJob(ctx context.Context, orgID, jobID string) error
-	// ReanalyzeFile starts the re-analysis of one file of a finished job.
-	ReanalyzeFile(ctx context.Context, orgID, jobID string, fileID int64) error
 }
 
 // BlobURLVerifier checks the signed URLs the local blob driver issues.
@@ -48,7 +45,9 @@ type Deps struct {
 	Signer    *auth.Signer
 	Secrets   *secrets.Box
 	Workflows Workflows
-	Blobs     blob.Store
+	// Jobs starts jobs' analyses and files' re-analyses.
+	Jobs  *jobs.Service
+	Blobs blob.Store
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.
 	LocalBlobs BlobURLVerifier

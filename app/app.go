@@ -25,6 +25,7 @@ import (
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/config"
 	"github.com/dqs/dqs/events"
+	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/membudget"
 	"github.com/dqs/dqs/models"
@@ -201,6 +202,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		a.API, err = api.New(api.Deps{
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
+			Jobs:  &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
 			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
 			Spool: a.Spool, Memory: memory, Logger: a.Logger, Version: opt.Version,
 		})
