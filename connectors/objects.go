@@ -1,6 +1,10 @@
 package connectors
 
-import "strings"
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
 
 // FolderPrefix makes an object store's configured prefix a folder: no
 // leading "/", one trailing "/" ("" is the whole bucket).
@@ -43,4 +47,20 @@ func SupportedExtension(key string) bool {
 		return true
 	}
 	return false
+}
+
+// ParseEndpoint reads an object store's endpoint override: an http(s) URL
+// with a host and no user info, query or fragment (nil for ""). The
+// message names the kind and shows example, a URL of the right shape.
+func ParseEndpoint(kind, raw, example string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("%w: %s endpoint must be an http(s) URL such as %s, without user name, query or fragment", ErrInvalid, kind, example)
+	}
+	return u, nil
 }

@@ -32,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -316,14 +315,9 @@ var validBucket = regexp.MustCompile(`^[A-Za-z0-9._-]{1,255}$`)
 // parseEndpoint accepts an http(s) URL without user info, query or
 // fragment; an empty path becomes /storage/v1/.
 func parseEndpoint(raw string) (string, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return "", nil
-	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
-		u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("%w: gcs endpoint must be an http(s) URL such as http://localhost:4443/storage/v1/", connectors.ErrInvalid)
+	u, err := connectors.ParseEndpoint("gcs", raw, "http://localhost:4443/storage/v1/")
+	if u == nil {
+		return "", err
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/storage/v1/"

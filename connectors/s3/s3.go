@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -301,14 +300,9 @@ var (
 // parseEndpoint accepts an http(s) URL without user info, query or
 // fragment.
 func parseEndpoint(raw string) (string, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return "", nil
-	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
-		u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("%w: s3 endpoint must be an http(s) URL such as https://s3.example.com", connectors.ErrInvalid)
+	u, err := connectors.ParseEndpoint("s3", raw, "https://s3.example.com")
+	if u == nil {
+		return "", err
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }
