@@ -10,7 +10,6 @@ import (
 
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/errs"
-	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/retention"
 	"github.com/gin-gonic/gin"
@@ -203,7 +202,7 @@ func (s *Server) startJob(c *gin.Context) error {
 
 // startAnalysis queues the job and starts its analysis (jobs.Service.Start).
 func (s *Server) startAnalysis(c *gin.Context, p *principal, jobID string, files int, mode string, days int) (*models.Job, error) {
-	return s.Jobs.Start(c.Request.Context(), jobs.Actor{OrgID: p.OrgID, UserID: p.userID(), IP: clientIP(c)}, jobID, files, mode, days)
+	return s.Jobs.Start(c.Request.Context(), audit.Actor{OrgID: p.OrgID, UserID: p.userID(), IP: clientIP(c)}, jobID, files, mode, days)
 }
 
 type jobFileView struct {

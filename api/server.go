@@ -20,6 +20,7 @@ import (
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/sources"
 	"github.com/dqs/dqs/spool"
 	"github.com/dqs/dqs/webhook"
 	"github.com/gin-gonic/gin"
@@ -46,8 +47,10 @@ type Deps struct {
 	Secrets   *secrets.Box
 	Workflows Workflows
 	// Jobs starts jobs' analyses and files' re-analyses.
-	Jobs  *jobs.Service
-	Blobs blob.Store
+	Jobs *jobs.Service
+	// Sources manages data sources.
+	Sources *sources.Service
+	Blobs   blob.Store
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.
 	LocalBlobs BlobURLVerifier

@@ -76,6 +76,17 @@ func analysedFileOfA(env *servicetest.Env, a *servicetest.Session) (string, any,
 // a public address); nothing is ever sent to it in these tests.
 const publicWebhookURL = "https://93.184.216.34/services/T000/B000/secret-token-abcdefgh"
 
+// sourceOfA makes a data source of org A that must keep its name.
+func sourceOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	src := env.Must(201, "POST", "/api/v1/sources", a.Access, map[string]any{"name": "lake-" + servicetest.Unique("s"), "type": "s3",
+		"credentials": map[string]any{"bucket": "acme-data"}}).Data()
+	id := fmt.Sprint(src["id"])
+	return id, map[string]any{"name": "taken over"}, func() bool {
+		got := env.Do("GET", "/api/v1/sources/"+id, a.Access, nil)
+		return got.Status == 200 && got.Data()["name"] == src["name"]
+	}
+}
+
 // webhookOfA makes a webhook of org A that must keep its name.
 func webhookOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
 	w := env.Must(201, "POST", "/api/v1/webhooks", a.Access, map[string]any{"name": "alerts", "platform": "slack", "webhook_url": publicWebhookURL}).Data()
@@ -116,6 +127,10 @@ var resources = map[string]ownedResource{
 	"PATCH /api/v1/webhooks/:webhook_id":     webhookOfA,
 	"DELETE /api/v1/webhooks/:webhook_id":    webhookOfA,
 	"POST /api/v1/webhooks/:webhook_id/test": webhookOfA,
+	"GET /api/v1/sources/:id":                sourceOfA,
+	"PATCH /api/v1/sources/:id":              sourceOfA,
+	"DELETE /api/v1/sources/:id":             sourceOfA,
+	"GET /api/v1/sources/:id/files":          sourceOfA,
 }
 
 // TestOtherOrganisationsIDsLookMissing walks every route with an id and
@@ -141,7 +156,7 @@ func TestOtherOrganisationsIDsLookMissing(t *testing.T) {
 			missingID := uuid.NewString()
 			if strings.Contains(r.Path, ":job_id") {
 				missingID = "job_aaaaaaaaaaaa"
-			} else if strings.HasPrefix(r.Path, "/api/v1/files/") {
+			} else if strings.HasPrefix(r.Path, "/api/v1/files/") || strings.HasPrefix(r.Path, "/api/v1/sources/") {
 				missingID = "999999999"
 			}
 			param := r.Path[strings.Index(r.Path, ":"):]
@@ -167,6 +182,10 @@ func TestOtherOrganisationsIDsLookMissing(t *testing.T) {
 	// TestListPagination keeps listRoutes complete).
 	for _, lr := range listRoutes {
 		path := lr.path
+		if lr.at != nil { // a list under one of B's own resources
+			lr.seed(env, b)
+			path = lr.at(env, b)
+		}
 		raw := string(env.Must(200, "GET", path, b.Access, nil).Raw)
 		if strings.Contains(raw, a.Email) || strings.Contains(raw, a.UserID) || strings.Contains(raw, a.OrgID) {
 			t.Errorf("%s of org B shows org A's data: %s", path, raw)

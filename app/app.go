@@ -29,9 +29,11 @@ import (
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/membudget"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/netguard"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/sources"
 	"github.com/dqs/dqs/spool"
 	"github.com/dqs/dqs/webhook"
 	"github.com/dqs/dqs/worker"
@@ -202,8 +204,9 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		a.API, err = api.New(api.Deps{
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
-			Jobs:  &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
-			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
+			Jobs:    &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
+			Sources: &sources.Service{Stores: a.Stores, Secrets: box, Guard: netguard.New(cfg.SourceGuard()), Audit: a.Audit, Logger: a.Logger},
+			Blobs:   blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
 			Spool: a.Spool, Memory: memory, Logger: a.Logger, Version: opt.Version,
 		})
 		if err != nil {

@@ -3,7 +3,7 @@
 // never blocks or fails the audited action.
 package audit
 
-// Event codes of SPEC.md "Audit events", plus source creation and deletion.
+// Event codes of SPEC.md "Audit events", plus the sources' creation, update and deletion.
 const (
 	Login           = "login"
 	Logout          = "logout"
@@ -26,6 +26,7 @@ const (
 	APIKeyRevoked   = "api_key_revoked"
 	APIKeyUsed      = "api_key_used"
 	SourceCreated   = "source_created"
+	SourceUpdated   = "source_updated"
 	SourceDeleted   = "source_deleted"
 	UserCreated     = "user_created"
 	UserRoleChanged = "user_role_changed"
@@ -40,7 +41,7 @@ var Events = []string{
 	FileUploaded, FileRejectedPw, JobCreated, JobStarted, JobCompleted, FilesDeleted, FilesExpiring,
 	GDPRCheckOff, CreditsAdded,
 	APIKeyCreated, APIKeyRevoked, APIKeyUsed,
-	SourceCreated, SourceDeleted,
+	SourceCreated, SourceUpdated, SourceDeleted,
 	UserCreated, UserRoleChanged, UserDeleted, SettingsUpdated,
 	TwoFALocked,
 }

@@ -32,19 +32,12 @@ type Service struct {
 	Logger    *slog.Logger
 }
 
-// Actor is who asked, for the audit log.
-type Actor struct {
-	OrgID  string
-	UserID string // empty for an API key
-	IP     string
-}
-
 // Start moves a created job to queued with its final retention and starts
 // its analysis (audited as job_started). If the workflow cannot be
 // started, the job goes back to created, so it can be started again rather
 // than sit queued forever. files is the number of its files, for the audit
 // entry.
-func (s *Service) Start(ctx context.Context, a Actor, jobID string, files int, mode string, days int) (*models.Job, error) {
+func (s *Service) Start(ctx context.Context, a audit.Actor, jobID string, files int, mode string, days int) (*models.Job, error) {
 	var j *models.Job
 	err := launch.Run(ctx, launch.Steps{
 		Write: func(ctx context.Context) (err error) {
@@ -58,8 +51,8 @@ func (s *Service) Start(ctx context.Context, a Actor, jobID string, files int, m
 		s.logNotUndone(err, "job left queued without a workflow", "job_id", jobID)
 		return nil, err
 	}
-	s.Audit.Record(audit.Entry{OrgID: a.OrgID, UserID: a.UserID, Event: audit.JobStarted, IP: a.IP,
-		Metadata: map[string]any{"job_id": jobID, "files": files, "retention_mode": mode, "retention_days": days}})
+	s.Audit.Record(a.Entry(audit.JobStarted,
+		map[string]any{"job_id": jobID, "files": files, "retention_mode": mode, "retention_days": days}))
 	return j, nil
 }
 

@@ -102,7 +102,7 @@ func TestStartQueuesTheJobAndStartsItsWorkflowOnce(t *testing.T) {
 	ctx := context.Background()
 	t.Cleanup(func() { _ = srv.Client.TerminateWorkflow(context.Background(), j.ID, "", "test over") })
 
-	got, err := f.svc.Start(ctx, Actor{OrgID: f.org, UserID: "u1", IP: "203.0.113.9"}, j.ID, 1, retention.ShortTerm, 7)
+	got, err := f.svc.Start(ctx, audit.Actor{OrgID: f.org, UserID: "u1", IP: "203.0.113.9"}, j.ID, 1, retention.ShortTerm, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestStartQueuesTheJobAndStartsItsWorkflowOnce(t *testing.T) {
 	}
 
 	// A second start is the row's conflict; no second workflow, no second entry.
-	_, err = f.svc.Start(ctx, Actor{OrgID: f.org}, j.ID, 1, retention.ShortTerm, 7)
+	_, err = f.svc.Start(ctx, audit.Actor{OrgID: f.org}, j.ID, 1, retention.ShortTerm, 7)
 	var e *errs.Error
 	if !errors.As(err, &e) || e.Code != "conflict" {
 		t.Fatalf("second start = %v, want a conflict", err)
@@ -136,7 +136,7 @@ func TestStartPutsTheJobBackWhenTheWorkflowCannotStart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 
-	_, err := f.svc.Start(ctx, Actor{OrgID: f.org}, j.ID, 1, retention.AnalysisOnly, 0)
+	_, err := f.svc.Start(ctx, audit.Actor{OrgID: f.org}, j.ID, 1, retention.AnalysisOnly, 0)
 	if !errors.Is(err, errs.ErrInternal) {
 		t.Fatalf("Start = %v, want an internal error", err)
 	}
@@ -159,7 +159,7 @@ func TestStartOfAnotherOrganisationsJobIsNotFound(t *testing.T) {
 	if err := f.svc.Stores.Orgs.Create(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
-	_, err := f.svc.Start(context.Background(), Actor{OrgID: other.ID}, j.ID, 1, retention.AnalysisOnly, 0)
+	_, err := f.svc.Start(context.Background(), audit.Actor{OrgID: other.ID}, j.ID, 1, retention.AnalysisOnly, 0)
 	var e *errs.Error
 	if !errors.As(err, &e) || e.Status != 404 {
 		t.Fatalf("Start from another organisation = %v, want 404", err)

@@ -215,6 +215,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611260202_second_factor_guard", Migrate: migrateSecondFactorGuard},
 	{ID: "202611260301_null_tokens", Migrate: migrateNullTokens},
 	{ID: "202611260401_files_csv_dialect", Migrate: migrateFilesCSVDialect},
+	{ID: "202611270101_sources", Migrate: migrateSources},
 }
 
 // LiveModels returns a value of every model the service stores, one per
@@ -226,6 +227,7 @@ func LiveModels() []any {
 	return []any{
 		&Organization{}, &User{}, &RefreshToken{}, &EmailVerification{}, &APIKey{}, &AuditLog{},
 		&Job{}, &File{}, &FileColumn{}, &Webhook{}, &TOTPChallenge{}, &TOTPAttempt{},
+		&Source{}, &SourceSchedule{}, &Scan{}, &ScanTable{}, &DiscoveredFile{}, &MetricPoint{},
 	}
 }
 

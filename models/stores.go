@@ -13,6 +13,11 @@ type Stores struct {
 	Files              Files
 	Webhooks           Webhooks
 	SecondFactor       SecondFactor
+	Sources            Sources
+	SourceSchedules    SourceSchedules
+	Scans              Scans
+	DiscoveredFiles    DiscoveredFiles
+	MetricPoints       MetricPoints
 }
 
 // NewStores returns the stores over db.
@@ -29,5 +34,10 @@ func NewStores(db *DB) *Stores {
 		Files:              Files{db},
 		Webhooks:           Webhooks{db},
 		SecondFactor:       SecondFactor{db},
+		Sources:            Sources{db},
+		SourceSchedules:    SourceSchedules{db},
+		Scans:              Scans{db},
+		DiscoveredFiles:    DiscoveredFiles{db},
+		MetricPoints:       MetricPoints{db},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -71,6 +72,63 @@ func (b *Box) Open(sealed string) (string, error) {
 	}
 	return string(pt), nil
 }
+
+// boundPrefix marks a value sealed by SealBound, so Open and OpenBound never
+// take each other's values.
+const boundPrefix = "v1b:"
+
+// SealBound encrypts plaintext bound to context: the context strings are the
+// additional authenticated data, so the value opens only with OpenBound and
+// the same strings in the same order (a source's credentials sealed for
+// organisation A and source 1 open for nothing else). The context is not
+// stored in the result; the caller supplies it again to open.
+func (b *Box) SealBound(plaintext string, context ...string) (string, error) {
+	nonce := make([]byte, b.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	out := b.aead.Seal(nonce, nonce, []byte(plaintext), boundData(context))
+	return boundPrefix + base64.RawStdEncoding.EncodeToString(out), nil
+}
+
+// OpenBound decrypts a value made by SealBound with the same context; a
+// different context, key or a tampered value is ErrOpen.
+func (b *Box) OpenBound(sealed string, context ...string) (string, error) {
+	raw, ok := strings.CutPrefix(sealed, boundPrefix)
+	if !ok {
+		return "", ErrOpen
+	}
+	data, err := base64.RawStdEncoding.DecodeString(raw)
+	if err != nil || len(data) < b.aead.NonceSize() {
+		return "", ErrOpen
+	}
+	nonce, ct := data[:b.aead.NonceSize()], data[b.aead.NonceSize():]
+	pt, err := b.aead.Open(nil, nonce, ct, boundData(context))
+	if err != nil {
+		return "", ErrOpen
+	}
+	return string(pt), nil
+}
+
+// boundData encodes context unambiguously as additional data: a label,
+// then each string preceded by its length (8 bytes, big-endian), so no two
+// different lists share an encoding (("ab", "c") is not ("a", "bc")).
+func boundData(context []string) []byte {
+	n := len(boundDataLabel)
+	for _, c := range context {
+		n += 8 + len(c)
+	}
+	out := make([]byte, 0, n)
+	out = append(out, boundDataLabel...)
+	for _, c := range context {
+		out = binary.BigEndian.AppendUint64(out, uint64(len(c)))
+		out = append(out, c...)
+	}
+	return out
+}
+
+// boundDataLabel starts the additional data of every bound value.
+const boundDataLabel = "dqs-secrets-bound-v1\x00"
 
 // LoadOrCreateKeyFile returns the base64 key stored at path, creating the
 // file with a new random key (mode 0600) when it does not exist. The single
