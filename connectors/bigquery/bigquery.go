@@ -83,22 +83,13 @@ func open(ctx context.Context, opts connectors.Options, endpoint string) (*Sourc
 	if json.Unmarshal([]byte(saJSON), &probe) != nil || probe.Type != "service_account" {
 		return nil, fmt.Errorf("%w: bigquery service_account_json must be a service account key file (JSON with \"type\": \"service_account\")", connectors.ErrInvalid)
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = connectors.DefaultTimeout
-	}
+	timeout := opts.CallTimeout()
 	s := &Source{project: project, dataset: dataset, timeout: timeout, secret: saJSON}
 
 	var base http.RoundTripper
-	if opts.HTTPClient != nil {
-		base = opts.HTTPClient.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-	} else {
-		s.transport = newTransport(opts.Dialer, timeout)
-		base = s.transport
-	}
+	base, s.transport = connectors.HTTPBase(opts.HTTPClient, func() *http.Transport {
+		return newTransport(opts.Dialer, timeout)
+	})
 	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	creds, err := credentials.NewCredentialsFromJSON(credentials.ServiceAccount, []byte(saJSON), &credentials.DetectOptions{
 		Scopes:           []string{bigquery.Scope},
@@ -108,7 +99,7 @@ func open(ctx context.Context, opts connectors.Options, endpoint string) (*Sourc
 		Client: &http.Client{Transport: base, CheckRedirect: noRedirect},
 	})
 	if err != nil {
-		s.closeTransport()
+		connectors.CloseIdle(s.transport)
 		return nil, fmt.Errorf("%w: bigquery service_account_json is not a usable service account key", connectors.ErrInvalid)
 	}
 	hc, err := httptransport.NewClient(&httptransport.Options{
@@ -117,7 +108,7 @@ func open(ctx context.Context, opts connectors.Options, endpoint string) (*Sourc
 		DisableTelemetry: true,
 	})
 	if err != nil {
-		s.closeTransport()
+		connectors.CloseIdle(s.transport)
 		return nil, fmt.Errorf("%w: bigquery credentials could not be used", connectors.ErrInvalid)
 	}
 	hc.CheckRedirect = noRedirect
@@ -127,50 +118,30 @@ func open(ctx context.Context, opts connectors.Options, endpoint string) (*Sourc
 	}
 	s.client, err = bigquery.NewClient(ctx, project, clientOpts...)
 	if err != nil {
-		s.closeTransport()
+		connectors.CloseIdle(s.transport)
 		return nil, connectors.Scrub(fmt.Errorf("%w: bigquery client configuration failed", connectors.ErrInvalid), saJSON)
 	}
 	return s, nil
 }
 
 // newTransport is the HTTP transport of a source: every connection through
-// d (its failures made opaque, see dialError), no proxy (a proxy would
-// hide the real address from the guard), bounded handshakes and header
-// waits.
+// d (its failures made opaque, see connectors.DialError), no proxy (a
+// proxy would hide the real address from the guard), bounded handshakes
+// and header waits.
 func newTransport(d connectors.Dialer, timeout time.Duration) *http.Transport {
 	return connectors.NewTransport(func(ctx context.Context, network, addr string) (net.Conn, error) {
 		conn, err := d.DialContext(ctx, network, addr)
 		if err != nil {
-			return nil, &dialError{cause: err}
+			return nil, &connectors.DialError{Cause: err}
 		}
 		return conn, nil
 	}, timeout)
 }
 
-// dialError is a failed dial. Its message reads the same whatever the
-// cause (refused, filtered, refused by the guard), which also keeps the
-// client library from retrying a closed port until the deadline (it
-// retries errors that say "connection refused"); errors.Is and errors.As
-// still reach the cause.
-type dialError struct{ cause error }
-
-func (e *dialError) Error() string { return "could not open a connection" }
-func (e *dialError) Unwrap() error { return e.cause }
-
-func (s *Source) closeTransport() {
-	if s.transport != nil {
-		s.transport.CloseIdleConnections()
-	}
-}
-
-// Close releases the client.
+// Close releases the client, then the transport's idle connections.
 func (s *Source) Close() error {
-	var err error
-	if s.client != nil {
-		err = s.client.Close()
-	}
-	s.closeTransport()
-	if err != nil {
+	defer connectors.CloseIdle(s.transport)
+	if s.client != nil && s.client.Close() != nil {
 		return errors.New("bigquery: closing the client failed")
 	}
 	return nil
@@ -181,16 +152,6 @@ func (s *Source) call(ctx context.Context) (context.Context, context.CancelFunc)
 	return context.WithTimeout(ctx, s.timeout)
 }
 
-// connectError wraps ErrConnect and the cause (a guard's refusal, say)
-// with a message of our own.
-type connectError struct {
-	msg   string
-	cause error
-}
-
-func (e *connectError) Error() string   { return e.msg }
-func (e *connectError) Unwrap() []error { return []error{connectors.ErrConnect, e.cause} }
-
 // mapErr turns a client error into one safe to show: what is the matter
 // (unreachable, credentials refused, not found) and never the library's
 // message, which may quote the request. what names the object of the
@@ -200,16 +161,16 @@ func (s *Source) mapErr(parent, call context.Context, what string, err error) er
 		return fmt.Errorf("bigquery: reading %s stopped: %w", what, context.Cause(parent))
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(call), context.DeadlineExceeded) {
-		return &connectError{msg: fmt.Sprintf("%v: bigquery did not answer within %s", connectors.ErrConnect, s.timeout), cause: context.DeadlineExceeded}
+		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: bigquery did not answer within %s", connectors.ErrConnect, s.timeout), Cause: context.DeadlineExceeded}
 	}
-	var de *dialError
+	var de *connectors.DialError
 	if errors.As(err, &de) {
-		return &connectError{msg: fmt.Sprintf("%v: bigquery is unreachable", connectors.ErrConnect), cause: de.cause}
+		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: bigquery is unreachable", connectors.ErrConnect), Cause: de.Cause}
 	}
 	var ge *googleapi.Error
 	if !errors.As(err, &ge) {
 		// Token errors (auth.Error) and transport failures.
-		return &connectError{msg: fmt.Sprintf("%v: bigquery is unreachable or refused the service account", connectors.ErrConnect), cause: errors.New("request failed")}
+		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: bigquery is unreachable or refused the service account", connectors.ErrConnect), Cause: errors.New("request failed")}
 	}
 	reason := ""
 	if len(ge.Errors) > 0 {
@@ -219,9 +180,9 @@ func (s *Source) mapErr(parent, call context.Context, what string, err error) er
 	case ge.Code == http.StatusNotFound || reason == "notFound":
 		return fmt.Errorf("%w: bigquery %s in project %q", connectors.ErrNotFound, what, s.project)
 	case ge.Code == http.StatusUnauthorized:
-		return &connectError{msg: fmt.Sprintf("%v: bigquery refused the service account", connectors.ErrConnect), cause: errors.New("unauthorized")}
+		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: bigquery refused the service account", connectors.ErrConnect), Cause: errors.New("unauthorized")}
 	case ge.Code == http.StatusForbidden:
-		return &connectError{msg: fmt.Sprintf("%v: bigquery denied access to %s (the service account needs roles/bigquery.jobUser on project %q and roles/bigquery.dataViewer on the dataset)", connectors.ErrConnect, what, s.project), cause: errors.New("forbidden")}
+		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: bigquery denied access to %s (the service account needs roles/bigquery.jobUser on project %q and roles/bigquery.dataViewer on the dataset)", connectors.ErrConnect, what, s.project), Cause: errors.New("forbidden")}
 	case ge.Code == http.StatusBadRequest:
 		// A query BigQuery rejects: its message names the query's
 		// problem (a column type, a regular expression), never a
@@ -232,5 +193,5 @@ func (s *Source) mapErr(parent, call context.Context, what string, err error) er
 		}
 		return connectors.Scrub(fmt.Errorf("bigquery rejected the query on %s: %s", what, connectors.Clip(msg, 300)), s.secret)
 	}
-	return &connectError{msg: fmt.Sprintf("%v: bigquery answered HTTP %d for %s", connectors.ErrConnect, ge.Code, what), cause: errors.New("http error")}
+	return &connectors.ConnectError{Msg: fmt.Sprintf("%v: bigquery answered HTTP %d for %s", connectors.ErrConnect, ge.Code, what), Cause: errors.New("http error")}
 }

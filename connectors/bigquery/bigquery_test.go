@@ -11,16 +11,10 @@ package bigquery
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,6 +24,7 @@ import (
 	"time"
 
 	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/connectors/connectortest"
 )
 
 var (
@@ -41,14 +36,7 @@ var (
 // and the given key id.
 func serviceAccount(t *testing.T, kid string) string {
 	t.Helper()
-	keyOnce.Do(func() {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(err)
-		}
-		der, _ := x509.MarshalPKCS8PrivateKey(k)
-		keyPEM = string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-	})
+	keyOnce.Do(func() { _, keyPEM = connectortest.NewRSAKey() })
 	b, _ := json.Marshal(map[string]string{
 		"type":           "service_account",
 		"project_id":     "proj",
@@ -287,20 +275,9 @@ func (f *fake) sent() []query {
 	return append([]query(nil), f.queries...)
 }
 
-// countingDialer dials with net.Dialer and counts.
-type countingDialer struct {
-	n atomic.Int32
-	d net.Dialer
-}
-
-func (c *countingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	c.n.Add(1)
-	return c.d.DialContext(ctx, network, addr)
-}
-
-func openFake(t *testing.T, f *fake, kid string) (*Source, *countingDialer) {
+func openFake(t *testing.T, f *fake, kid string) (*Source, *connectortest.CountingDialer) {
 	t.Helper()
-	d := &countingDialer{}
+	d := &connectortest.CountingDialer{}
 	s, err := open(context.Background(), connectors.Options{
 		Credentials: connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": serviceAccount(t, kid)},
 		Dialer:      d,
@@ -331,7 +308,7 @@ func TestList(t *testing.T) {
 	if len(q) != 1 || !strings.Contains(q[0].SQL, "`proj`.`ds`.__TABLES__") || strings.Contains(q[0].SQL, "COUNT") {
 		t.Errorf("List sent %+v", q)
 	}
-	if d.n.Load() == 0 {
+	if d.Dials() == 0 {
 		t.Error("no connection went through the Dialer")
 	}
 }
@@ -401,14 +378,7 @@ func TestSample(t *testing.T) {
 		t.Errorf("format %q columns %q", r.Format(), r.Columns())
 	}
 	var got []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
+	for _, rec := range connectortest.ReadAll(t, r) {
 		got = append(got, fmt.Sprint(rec.Values, rec.Null))
 	}
 	want := []string{
@@ -438,7 +408,7 @@ func TestNotFound(t *testing.T) {
 	}
 	s2, err := open(context.Background(), connectors.Options{
 		Credentials: connectors.Credentials{"project_id": "proj", "dataset": "nodataset", "service_account_json": serviceAccount(t, "good")},
-		Dialer:      &countingDialer{},
+		Dialer:      &connectortest.CountingDialer{},
 	}, f.srv.URL+"/bigquery/v2/")
 	if err != nil {
 		t.Fatal(err)
@@ -454,7 +424,7 @@ func TestWrongCredentials(t *testing.T) {
 	sa := serviceAccount(t, "revoked")
 	s, err := open(context.Background(), connectors.Options{
 		Credentials: connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": sa},
-		Dialer:      &countingDialer{},
+		Dialer:      &connectortest.CountingDialer{},
 	}, f.srv.URL+"/bigquery/v2/")
 	if err != nil {
 		t.Fatal(err)
@@ -480,7 +450,7 @@ func TestInvalidSettings(t *testing.T) {
 		{"project_id": "p", "dataset": "ds", "service_account_json": `{"type":"authorized_user","refresh_token":"sekrit"}`},
 		{"project_id": "p", "dataset": "ds", "service_account_json": `{"type":"service_account","private_key":"sekrit"}`},
 	} {
-		_, err := Open(context.Background(), connectors.Options{Credentials: c, Dialer: &countingDialer{}})
+		_, err := Open(context.Background(), connectors.Options{Credentials: c, Dialer: &connectortest.CountingDialer{}})
 		if !errors.Is(err, connectors.ErrInvalid) || strings.Contains(err.Error(), "sekrit") {
 			t.Errorf("Open(%v): %v", c, err)
 		}
@@ -488,13 +458,8 @@ func TestInvalidSettings(t *testing.T) {
 }
 
 func TestUnreachable(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	d := &countingDialer{}
+	addr := connectortest.ClosedAddr(t)
+	d := &connectortest.CountingDialer{}
 	s, err := open(context.Background(), connectors.Options{
 		Credentials: connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": serviceAccount(t, "good")},
 		Dialer:      d,
@@ -504,15 +469,11 @@ func TestUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	start := time.Now()
-	_, err = s.List(context.Background())
-	if !errors.Is(err, connectors.ErrConnect) {
-		t.Fatalf("List of a closed port: %v, want ErrConnect", err)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("a closed port took %v", time.Since(start))
-	}
-	if d.n.Load() == 0 {
+	connectortest.FailsWithin(t, "List of a closed port", 5*time.Second, func() error {
+		_, err := s.List(context.Background())
+		return err
+	}, connectors.ErrConnect)
+	if d.Dials() == 0 {
 		t.Error("the Dialer was not used")
 	}
 }
@@ -523,7 +484,7 @@ func TestGuardRefusal(t *testing.T) {
 	refused := errors.New("address not allowed")
 	s, err := open(context.Background(), connectors.Options{
 		Credentials: connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": serviceAccount(t, "good")},
-		Dialer:      refuser{refused},
+		Dialer:      connectortest.RefusingDialer{Err: refused},
 	}, "http://10.0.0.1/bigquery/v2/")
 	if err != nil {
 		t.Fatal(err)
@@ -535,23 +496,15 @@ func TestGuardRefusal(t *testing.T) {
 	}
 }
 
-type refuser struct{ err error }
-
-func (r refuser) DialContext(context.Context, string, string) (net.Conn, error) { return nil, r.err }
-
 func TestCancel(t *testing.T) {
 	f := newFake(t)
 	s, _ := openFake(t, f, "good")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := s.Profile(ctx, "slow", nil)
-	if err == nil || !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled Profile: %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("cancelled Profile returned after %v", d)
-	}
+	connectortest.FailsWithin(t, "cancelled Profile", 3*time.Second, func() error {
+		_, err := s.Profile(ctx, "slow", nil)
+		return err
+	}, context.Canceled)
 	// Already cancelled: nothing is sent.
 	if _, err := s.List(ctx); err == nil {
 		t.Error("List with a cancelled context succeeded")
@@ -562,29 +515,17 @@ func TestTimeout(t *testing.T) {
 	f := newFake(t)
 	s, _ := openFake(t, f, "good")
 	s.timeout = 300 * time.Millisecond
-	start := time.Now()
-	_, err := s.Profile(context.Background(), "slow", nil)
-	if !errors.Is(err, connectors.ErrConnect) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Profile past the timeout: %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("timed-out Profile returned after %v", d)
-	}
-}
-
-// countingTransport is an Options.HTTPClient transport that counts.
-type countingTransport struct{ n atomic.Int32 }
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
+	connectortest.FailsWithin(t, "Profile past the timeout", 3*time.Second, func() error {
+		_, err := s.Profile(context.Background(), "slow", nil)
+		return err
+	}, connectors.ErrConnect, context.DeadlineExceeded)
 }
 
 // With Options.HTTPClient and no Dialer, requests (signed with the
 // service account) go through the client's transport.
 func TestHTTPClient(t *testing.T) {
 	f := newFake(t)
-	rt := &countingTransport{}
+	rt := &connectortest.CountingTransport{}
 	s, err := open(context.Background(), connectors.Options{
 		Credentials: connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": serviceAccount(t, "good")},
 		HTTPClient:  &http.Client{Transport: rt},
@@ -596,7 +537,7 @@ func TestHTTPClient(t *testing.T) {
 	if _, err := s.List(context.Background()); err != nil {
 		t.Fatalf("List: %v", err)
 	}
-	if rt.n.Load() == 0 {
+	if rt.Requests() == 0 {
 		t.Error("Options.HTTPClient was not used")
 	}
 }

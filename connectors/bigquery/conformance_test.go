@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -92,13 +93,7 @@ var (
 func (f *evalFake) query(w http.ResponseWriter, sql string, params map[string]string) {
 	if strings.Contains(sql, "__TABLES__") {
 		var rows [][]any
-		for _, name := range slices.Sorted(func(yield func(string) bool) {
-			for n := range f.tables {
-				if !yield(n) {
-					return
-				}
-			}
-		}) {
+		for _, name := range slices.Sorted(maps.Keys(f.tables)) {
 			rows = append(rows, []any{name, int64(len(f.tables[name].Rows)), int64(100), int64(1)})
 		}
 		queryResult(w, []string{"table_id", "row_count", "size_bytes", "type"}, rows)
@@ -290,7 +285,7 @@ func TestConformance(t *testing.T) {
 	connectortest.RunTableSource(t, func(t *testing.T) connectors.TableSource {
 		s, err := open(context.Background(), connectors.Options{
 			Credentials: connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": sa},
-			Dialer:      &countingDialer{},
+			Dialer:      &connectortest.CountingDialer{},
 			Timeout:     10 * time.Second,
 		}, f.srv.URL+"/bigquery/v2/")
 		if err != nil {

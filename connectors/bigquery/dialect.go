@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dqs/dqs/connectors/sqlprofile"
 )
 
 // The SQL of the connector, in GoogleSQL (BigQuery's standard SQL). It is
@@ -99,36 +101,6 @@ func classify(fieldType string, repeated bool) (string, class) {
 	return t, classOther
 }
 
-// quantileKeys are the quantiles a profile reports (the keys of the file
-// engine's profile.Column.Quantiles) and their rank among 100.
-var quantileKeys = []struct {
-	Key  string
-	Rank int
-}{{"p01", 1}, {"p05", 5}, {"p25", 25}, {"p50", 50}, {"p75", 75}, {"p95", 95}, {"p99", 99}}
-
-// metric is what one select-list item of the profile query computes.
-type metric int
-
-const (
-	mRows metric = iota
-	mNulls
-	mEmpty
-	mDistinct
-	mMin
-	mMax
-	mMean
-	mStdDev
-	mQuantiles
-	mFormat
-)
-
-// item is one select-list item of the profile query: a metric of column
-// Col (-1 for the row count).
-type item struct {
-	Col    int
-	Metric metric
-}
-
 // param is a named string query parameter.
 type param struct{ Name, Value string }
 
@@ -138,50 +110,50 @@ type param struct{ Name, Value string }
 // percentiles (APPROX_QUANTILES over 100 parts), and the number of
 // non-blank values matching the column's format. Items lists what each
 // select-list item is, in order.
-func profileQuery(t tableRef, cols []column, formats map[string]string) (sql string, items []item, params []param) {
+func profileQuery(t tableRef, cols []column, formats map[string]string) (sql string, items []sqlprofile.Item, params []param) {
 	var sel []string
-	add := func(col int, m metric, expr string) {
+	add := func(col int, m sqlprofile.Metric, expr string) {
 		sel = append(sel, fmt.Sprintf("%s AS m%d", expr, len(sel)))
-		items = append(items, item{col, m})
+		items = append(items, sqlprofile.Item{Col: col, Metric: m})
 	}
-	add(-1, mRows, "COUNT(*)")
+	add(-1, sqlprofile.Rows, "COUNT(*)")
 	for i, c := range cols {
 		q := quoteIdent(c.Name)
 		if c.Class == classRepeated {
 			continue
 		}
-		add(i, mNulls, fmt.Sprintf("COUNTIF(%s IS NULL)", q))
+		add(i, sqlprofile.Nulls, fmt.Sprintf("COUNTIF(%s IS NULL)", q))
 		switch c.Class {
 		case classText:
-			add(i, mEmpty, fmt.Sprintf("COUNTIF(TRIM(%s) = '')", q))
-			add(i, mDistinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, fmt.Sprintf("MIN(IF(TRIM(%s) = '', NULL, %s))", q, q))
-			add(i, mMax, fmt.Sprintf("MAX(IF(TRIM(%s) = '', NULL, %s))", q, q))
+			add(i, sqlprofile.Empty, fmt.Sprintf("COUNTIF(TRIM(%s) = '')", q))
+			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, fmt.Sprintf("MIN(IF(TRIM(%s) = '', NULL, %s))", q, q))
+			add(i, sqlprofile.Max, fmt.Sprintf("MAX(IF(TRIM(%s) = '', NULL, %s))", q, q))
 		case classNumeric:
 			f := fmt.Sprintf("CAST(%s AS FLOAT64)", q)
 			if c.Type == "FLOAT64" {
 				f = q
 			}
-			add(i, mDistinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, fmt.Sprintf("CAST(MIN(%s) AS STRING)", q))
-			add(i, mMax, fmt.Sprintf("CAST(MAX(%s) AS STRING)", q))
-			add(i, mMean, fmt.Sprintf("AVG(%s)", f))
-			add(i, mStdDev, fmt.Sprintf("STDDEV_SAMP(%s)", f))
-			add(i, mQuantiles, fmt.Sprintf("APPROX_QUANTILES(%s, 100)", f))
+			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, fmt.Sprintf("CAST(MIN(%s) AS STRING)", q))
+			add(i, sqlprofile.Max, fmt.Sprintf("CAST(MAX(%s) AS STRING)", q))
+			add(i, sqlprofile.Mean, fmt.Sprintf("AVG(%s)", f))
+			add(i, sqlprofile.StdDev, fmt.Sprintf("STDDEV_SAMP(%s)", f))
+			add(i, sqlprofile.Percentiles, fmt.Sprintf("APPROX_QUANTILES(%s, 100)", f))
 		case classBool, classOrdered:
-			add(i, mDistinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, fmt.Sprintf("CAST(MIN(%s) AS STRING)", q))
-			add(i, mMax, fmt.Sprintf("CAST(MAX(%s) AS STRING)", q))
+			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, fmt.Sprintf("CAST(MIN(%s) AS STRING)", q))
+			add(i, sqlprofile.Max, fmt.Sprintf("CAST(MAX(%s) AS STRING)", q))
 		case classBytes:
-			add(i, mDistinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, fmt.Sprintf("TO_BASE64(MIN(%s))", q))
-			add(i, mMax, fmt.Sprintf("TO_BASE64(MAX(%s))", q))
+			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, fmt.Sprintf("TO_BASE64(MIN(%s))", q))
+			add(i, sqlprofile.Max, fmt.Sprintf("TO_BASE64(MAX(%s))", q))
 		}
 		if re, ok := formats[c.Name]; ok && re != "" && c.Class != classOther {
 			p := param{Name: fmt.Sprintf("p%d", len(params)), Value: anchored(re)}
 			params = append(params, p)
 			text := textExpr(c, q)
-			add(i, mFormat, fmt.Sprintf("COUNTIF(TRIM(%s) != '' AND REGEXP_CONTAINS(%s, @%s))", text, text, p.Name))
+			add(i, sqlprofile.Format, fmt.Sprintf("COUNTIF(TRIM(%s) != '' AND REGEXP_CONTAINS(%s, @%s))", text, text, p.Name))
 		}
 	}
 	sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + t.sql()

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/api/iterator"
 
 	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/connectors/sqlprofile"
 	"github.com/dqs/dqs/records"
 )
 
@@ -113,68 +114,28 @@ func (s *Source) Profile(ctx context.Context, name string, formats map[string]st
 }
 
 // decodeProfile reads the profile query's row.
-func decodeProfile(cols []column, items []item, row []bigquery.Value) (*connectors.TableProfile, error) {
+func decodeProfile(cols []column, items []sqlprofile.Item, row []bigquery.Value) (*connectors.TableProfile, error) {
 	if len(row) != len(items) {
 		return nil, fmt.Errorf("%w: the profile query returned %d values for %d metrics", connectors.ErrConnect, len(row), len(items))
 	}
-	p := &connectors.TableProfile{Columns: make([]connectors.ColumnMetrics, len(cols))}
-	matched := make([]int64, len(cols))
-	hasFormat := make([]bool, len(cols))
+	ms := make([]connectors.ColumnMetrics, len(cols))
 	for i, c := range cols {
-		p.Columns[i] = connectors.ColumnMetrics{Name: c.Name, DataType: c.Type, Numeric: c.Class == classNumeric}
+		ms[i] = connectors.ColumnMetrics{Name: c.Name, DataType: c.Type, Numeric: c.Class == classNumeric}
 	}
-	for k, it := range items {
-		v := row[k]
-		if it.Metric == mRows {
-			p.Rows = asInt(v)
-			continue
-		}
-		m := &p.Columns[it.Col]
-		switch it.Metric {
-		case mNulls:
-			m.Nulls = asInt(v)
-		case mEmpty:
-			m.Empty = asInt(v)
-		case mDistinct:
-			m.Distinct = asInt(v)
-		case mMin:
-			m.Min = asText(v)
-		case mMax:
-			m.Max = asText(v)
-		case mMean:
-			m.Mean = asFloat(v)
-		case mStdDev:
-			m.StdDev = asFloat(v)
-		case mQuantiles:
-			qs, _ := v.([]bigquery.Value)
-			if len(qs) == 101 {
-				m.Quantiles = map[string]float64{}
-				for _, q := range quantileKeys {
-					if f := asFloat(qs[q.Rank]); f != nil {
-						m.Quantiles[q.Key] = *f
-					}
-				}
-				if med, ok := m.Quantiles["p50"]; ok {
-					m.Median = &med
-				}
-			}
-		case mFormat:
-			matched[it.Col] = asInt(v)
-			hasFormat[it.Col] = true
-		}
-	}
-	for i := range cols {
-		if !hasFormat[i] {
-			continue
-		}
-		m := &p.Columns[i]
-		share := 1.0
-		if n := p.Rows - m.Nulls - m.Empty; n > 0 {
-			share = float64(matched[i]) / float64(n)
-		}
-		m.FormatConformance = &share
-	}
-	return p, nil
+	return sqlprofile.Decode(ms, items, row, readValue), nil
+}
+
+// readValue reads the values of a result row as the client library
+// decodes them: int64, float64, *big.Rat, string, []bigquery.Value (an
+// array) or nil.
+var readValue = sqlprofile.Reader[bigquery.Value]{
+	Int:   asInt,
+	Float: asFloat,
+	Text:  asText,
+	List: func(v bigquery.Value) []bigquery.Value {
+		vs, _ := v.([]bigquery.Value)
+		return vs
+	},
 }
 
 func asInt(v bigquery.Value) int64 {

@@ -32,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,12 +83,9 @@ type Source struct {
 // connectors.ErrInvalid for incomplete or malformed settings.
 func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
 	c := opts.Credentials
-	name := strings.TrimSpace(c["bucket"])
-	if name == "" {
-		return nil, fmt.Errorf("%w: gcs bucket is required", connectors.ErrInvalid)
-	}
-	if !validBucket.MatchString(name) {
-		return nil, fmt.Errorf("%w: gcs bucket name %q is not valid", connectors.ErrInvalid, connectors.Clip(name, 200))
+	name, err := connectors.BucketName("gcs", c["bucket"])
+	if err != nil {
+		return nil, err
 	}
 	saJSON := strings.TrimSpace(c["service_account_json"])
 	endpoint, err := parseEndpoint(c["endpoint"])
@@ -99,22 +95,13 @@ func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
 	if opts.HTTPClient == nil && opts.Dialer == nil {
 		return nil, fmt.Errorf("%w: no dialer for gcs", connectors.ErrInvalid)
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = connectors.DefaultTimeout
-	}
+	timeout := opts.CallTimeout()
 	s := &Source{name: name, prefix: connectors.FolderPrefix(c["prefix"]), timeout: timeout, secret: saJSON}
 
 	var base http.RoundTripper
-	if opts.HTTPClient != nil {
-		base = opts.HTTPClient.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-	} else {
-		s.transport = connectors.NewTransport(opts.Dialer.DialContext, timeout)
-		base = s.transport
-	}
+	base, s.transport = connectors.HTTPBase(opts.HTTPClient, func() *http.Transport {
+		return connectors.NewTransport(opts.Dialer.DialContext, timeout)
+	})
 	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	clientOpts := []option.ClientOption{storage.WithDisabledClientMetrics()}
 	var creds *auth.Credentials
@@ -164,7 +151,7 @@ func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
 	}
 	s.client, err = storage.NewClient(ctx, clientOpts...)
 	if err != nil {
-		s.closeTransport()
+		connectors.CloseIdle(s.transport)
 		return nil, connectors.Scrub(fmt.Errorf("%w: gcs client configuration failed", connectors.ErrInvalid), saJSON)
 	}
 	// The library retries until the context ends by default; a few quick
@@ -190,21 +177,11 @@ func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
 	return s, nil
 }
 
-func (s *Source) closeTransport() {
-	if s.transport != nil {
-		s.transport.CloseIdleConnections()
-	}
-}
-
-// Close releases the client.
+// Close releases the client, then the transport's idle connections.
 func (s *Source) Close() error {
-	var err error
-	if s.client != nil {
-		err = s.client.Close()
-	}
-	s.closeTransport()
-	if err != nil {
-		return fmt.Errorf("gcs: closing the client failed")
+	defer connectors.CloseIdle(s.transport)
+	if s.client != nil && s.client.Close() != nil {
+		return errors.New("gcs: closing the client failed")
 	}
 	return nil
 }
@@ -258,22 +235,20 @@ func (s *Source) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 	if !connectors.KeyUnder(s.prefix, key) {
 		return nil, fmt.Errorf("%w: object %q is not under the source's prefix", connectors.ErrNotFound, connectors.Clip(key, 200))
 	}
-	octx, cancel := context.WithCancelCause(ctx)
-	timer := time.AfterFunc(s.timeout, func() { cancel(context.DeadlineExceeded) })
-	r, err := s.bucket.Object(key).NewReader(octx)
-	if !timer.Stop() && err == nil {
-		// The timeout fired: the body is bound to a cancelled context.
-		r.Close()
-		err = context.DeadlineExceeded
-	}
+	body, octx, err := connectors.OpenWithin(ctx, s.timeout, func(octx context.Context) (io.ReadCloser, error) {
+		r, err := s.bucket.Object(key).NewReader(octx)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
 	if err != nil {
-		cancel(nil)
 		if errors.Is(err, storage.ErrObjectNotExist) && ctx.Err() == nil {
 			return nil, fmt.Errorf("%w: object %q in gcs bucket %q", connectors.ErrNotFound, connectors.Clip(key, 200), s.name)
 		}
 		return nil, s.mapErr(ctx, octx, "read", err)
 	}
-	return connectors.ReleaseOnClose(r, func() { cancel(nil) }), nil
+	return body, nil
 }
 
 // mapErr turns a library error into a short message wrapping a connectors
@@ -309,8 +284,6 @@ func (s *Source) mapErr(parent, call context.Context, op string, err error) erro
 	}
 	return connectors.Scrub(out, s.secret)
 }
-
-var validBucket = regexp.MustCompile(`^[A-Za-z0-9._-]{1,255}$`)
 
 // parseEndpoint accepts an http(s) URL without user info, query or
 // fragment; an empty path becomes /storage/v1/.

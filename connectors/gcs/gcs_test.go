@@ -1,18 +1,11 @@
 package gcs
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"io"
-	mrand "math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -33,11 +26,10 @@ const (
 )
 
 var (
-	saOnce    sync.Once
-	saJSON    string
-	saKeyPEM  string
-	saWrong   string
-	saErrOnce error
+	saOnce   sync.Once
+	saJSON   string
+	saKeyPEM string
+	saWrong  string
 )
 
 // serviceAccounts returns two key files for fresh RSA keys (never valid at
@@ -46,13 +38,7 @@ func serviceAccounts(t *testing.T) (good, wrong, privateKey string) {
 	t.Helper()
 	saOnce.Do(func() {
 		mk := func(email string) (string, string) {
-			key, err := rsa.GenerateKey(rand.Reader, 2048)
-			if err != nil {
-				saErrOnce = err
-				return "", ""
-			}
-			der, _ := x509.MarshalPKCS8PrivateKey(key)
-			pk := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+			_, pk := connectortest.NewRSAKey()
 			j, _ := json.Marshal(map[string]string{
 				"type":           "service_account",
 				"project_id":     "dqs-test",
@@ -68,9 +54,6 @@ func serviceAccounts(t *testing.T) (good, wrong, privateKey string) {
 		saJSON, saKeyPEM = mk(clientEmail)
 		saWrong, _ = mk("intruder@other.iam.gserviceaccount.com")
 	})
-	if saErrOnce != nil {
-		t.Fatal(saErrOnce)
-	}
 	return saJSON, saWrong, saKeyPEM
 }
 
@@ -128,34 +111,6 @@ func put(fake *fakestorage.Server, key string, data []byte) {
 	})
 }
 
-type countingDialer struct {
-	d     net.Dialer
-	dials atomic.Int64
-}
-
-func (c *countingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	c.dials.Add(1)
-	return c.d.DialContext(ctx, network, addr)
-}
-
-func open(t *testing.T, c connectors.Credentials, timeout time.Duration) (*Source, error) {
-	t.Helper()
-	s, err := Open(t.Context(), connectors.Options{Credentials: c, Dialer: &net.Dialer{}, Timeout: timeout})
-	if err == nil {
-		t.Cleanup(func() { s.Close() })
-	}
-	return s, err
-}
-
-func mustOpen(t *testing.T, c connectors.Credentials) *Source {
-	t.Helper()
-	s, err := open(t, c, 0)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	return s
-}
-
 func noSecret(t *testing.T, err error) {
 	t.Helper()
 	if err == nil {
@@ -174,53 +129,19 @@ func noSecret(t *testing.T, err error) {
 	}
 }
 
-func randomBytes(n int) []byte {
-	r := mrand.New(mrand.NewPCG(3, 4))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
-
 func TestConformance(t *testing.T) {
 	good, _, _ := serviceAccounts(t)
 	srv, fake := fakeGCS(t, true)
 	defer func(p int) { pageSize = p }(pageSize)
 	pageSize = 2 // several pages
 
-	want := map[string][]byte{
-		"data/a.csv":            []byte("id,name\n1,x\n"),
-		"data/sub/b.parquet":    []byte("PAR1....PAR1"),
-		"data/sub/deep/c.JSONL": []byte(`{"a":1}` + "\n"),
-		"data/d.tsv":            []byte("a\tb\n"),
-		"data/e.json":           []byte(`[{"a":1}]`),
-		"data/f.ndjson":         []byte(`{"b":2}`),
-		"data/g.txt":            []byte("x\n"),
-		"data/empty.csv":        {},
-		"data/big.csv":          randomBytes(3<<20 + 17),
-		"data/ünïcode name.csv": []byte("u\n1\n"),
-	}
-	for k, v := range want {
-		put(fake, k, v)
-	}
-	for _, k := range []string{"data/notes.pdf", "data/archive.csv.gz", "data/README", "data/dir/",
-		"data/../escape.csv", "database/y.csv", "other/x.csv", "root.csv"} {
-		put(fake, k, []byte("hidden"))
-	}
-	dialer := &countingDialer{}
-	s, err := Open(t.Context(), connectors.Options{
-		Credentials: connectors.Credentials{"bucket": bucket, "prefix": "/data", "endpoint": srv.URL, "service_account_json": good},
-		Dialer:      dialer,
-	})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer s.Close()
-	connectortest.RunObjectSource(t, s, want, "database/y.csv", "other/x.csv", "root.csv", "data/../escape.csv")
-	if dialer.dials.Load() == 0 {
-		t.Error("no connection went through Options.Dialer")
-	}
+	connectortest.RunObjectStore(t, func(key string, data []byte) { put(fake, key, data) },
+		func(d connectors.Dialer) (connectors.ObjectSource, error) {
+			return Open(t.Context(), connectors.Options{
+				Credentials: connectors.Credentials{"bucket": bucket, "prefix": "/data", "endpoint": srv.URL, "service_account_json": good},
+				Dialer:      d,
+			})
+		})
 }
 
 // TestEmulatorWithoutAuth: an endpoint without service_account_json sends
@@ -229,7 +150,7 @@ func TestEmulatorWithoutAuth(t *testing.T) {
 	srv, fake := fakeGCS(t, false)
 	put(fake, "x.csv", []byte("x"))
 	var sawAuth atomic.Bool
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	hc := &http.Client{Transport: connectortest.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		if r.Header.Get("Authorization") != "" {
 			sawAuth.Store(true)
 		}
@@ -250,36 +171,21 @@ func TestEmulatorWithoutAuth(t *testing.T) {
 	}
 }
 
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 func TestETagAndLastModified(t *testing.T) {
 	srv, fake := fakeGCS(t, false)
 	before := time.Now().Add(-time.Minute)
 	put(fake, "k/v.csv", []byte("a\n1\n"))
-	s := mustOpen(t, connectors.Credentials{"bucket": bucket, "prefix": "k", "endpoint": srv.URL + "/storage/v1/"})
-	l1, err := s.List(t.Context())
-	if err != nil || len(l1) != 1 {
-		t.Fatalf("List = %v, %v", l1, err)
-	}
-	if l1[0].LastModified.Before(before) || l1[0].ETag == "" {
-		t.Errorf("listed %+v", l1[0])
-	}
-	put(fake, "k/v.csv", []byte("a\n2\n"))
-	l2, err := s.List(t.Context())
-	if err != nil || len(l2) != 1 {
-		t.Fatalf("List = %v, %v", l2, err)
-	}
-	if l2[0].ETag == l1[0].ETag {
-		t.Errorf("ETag unchanged after the object changed: %q", l2[0].ETag)
+	s := connectortest.MustOpen(t, Open, connectors.Credentials{"bucket": bucket, "prefix": "k", "endpoint": srv.URL + "/storage/v1/"})
+	first := connectortest.CheckETagChanges(t, s, func() { put(fake, "k/v.csv", []byte("a\n2\n")) })
+	if first.LastModified.Before(before) || first.ETag == "" {
+		t.Errorf("listed %+v", first)
 	}
 }
 
 func TestMissingBucket(t *testing.T) {
 	good, _, _ := serviceAccounts(t)
 	srv, _ := fakeGCS(t, true)
-	_, err := open(t, connectors.Credentials{"bucket": "no-such-bucket", "endpoint": srv.URL, "service_account_json": good}, 0)
+	_, err := connectortest.Open(t, Open, connectors.Credentials{"bucket": "no-such-bucket", "endpoint": srv.URL, "service_account_json": good}, 0)
 	if !errors.Is(err, connectors.ErrNotFound) || !strings.Contains(err.Error(), "no-such-bucket") {
 		t.Fatalf("Open = %v, want ErrNotFound naming the bucket", err)
 	}
@@ -290,7 +196,7 @@ func TestMissingBucket(t *testing.T) {
 func TestWrongAccount(t *testing.T) {
 	_, wrong, _ := serviceAccounts(t)
 	srv, _ := fakeGCS(t, true)
-	_, err := open(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL, "service_account_json": wrong}, 0)
+	_, err := connectortest.Open(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL, "service_account_json": wrong}, 0)
 	if !errors.Is(err, connectors.ErrConnect) {
 		t.Fatalf("Open = %v, want ErrConnect", err)
 	}
@@ -300,83 +206,39 @@ func TestWrongAccount(t *testing.T) {
 
 func TestUnreachable(t *testing.T) {
 	good, _, _ := serviceAccounts(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	start := time.Now()
-	_, err = open(t, connectors.Credentials{"bucket": bucket, "endpoint": "http://" + addr, "service_account_json": good}, 10*time.Second)
-	if !errors.Is(err, connectors.ErrConnect) {
-		t.Fatalf("Open = %v, want ErrConnect", err)
-	}
+	addr := connectortest.ClosedAddr(t)
+	err := connectortest.FailsWithin(t, "Open", 9*time.Second, func() error {
+		_, err := connectortest.Open(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": "http://" + addr, "service_account_json": good}, 10*time.Second)
+		return err
+	}, connectors.ErrConnect)
 	noSecret(t, err)
 	t.Log(err)
-	if d := time.Since(start); d > 9*time.Second {
-		t.Errorf("took %s", d)
-	}
 }
 
 func TestTimeout(t *testing.T) {
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
-	defer hang.Close()
-	defer hang.CloseClientConnections()
-	start := time.Now()
-	_, err := open(t, connectors.Credentials{"bucket": bucket, "endpoint": hang.URL}, 300*time.Millisecond)
-	if !errors.Is(err, connectors.ErrConnect) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Open = %v, want ErrConnect and DeadlineExceeded", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %s", d)
-	}
+	hang := connectortest.HangingServer(t)
+	connectortest.FailsWithin(t, "Open", 5*time.Second, func() error {
+		_, err := connectortest.Open(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": hang.URL}, 300*time.Millisecond)
+		return err
+	}, connectors.ErrConnect, context.DeadlineExceeded)
 }
 
 func TestStreamOutlivesTimeout(t *testing.T) {
 	srv, fake := fakeGCS(t, false)
-	data := randomBytes(4 << 20)
+	data := connectortest.RandomBytes(4 << 20)
 	put(fake, "big.csv", data)
-	s, err := open(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL}, 300*time.Millisecond)
+	s, err := connectortest.Open(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL}, 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc, err := s.Open(t.Context(), "big.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	head := make([]byte, 1024)
-	if _, err := io.ReadFull(rc, head); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(600 * time.Millisecond)
-	rest, err := io.ReadAll(rc)
-	if err != nil {
-		t.Fatalf("reading after the timeout: %v", err)
-	}
-	if !bytes.Equal(append(head, rest...), data) {
-		t.Error("content differs")
-	}
+	connectortest.CheckStreamOutlivesTimeout(t, s, 300*time.Millisecond, "big.csv", data)
 }
 
 func TestCancelMidStream(t *testing.T) {
 	srv, fake := fakeGCS(t, false)
-	put(fake, "big.csv", randomBytes(8<<20))
-	s := mustOpen(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	rc, err := s.Open(ctx, "big.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	if _, err := io.ReadFull(rc, make([]byte, 1024)); err != nil {
-		t.Fatal(err)
-	}
-	cancel()
-	if n, err := io.Copy(io.Discard, rc); err == nil {
-		t.Errorf("read %d more bytes after cancel without error", n)
-	}
+	put(fake, "big.csv", connectortest.RandomBytes(8<<20))
+	s := connectortest.MustOpen(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
+	connectortest.CheckCancelMidStream(t, s, "big.csv")
 }
 
 func TestInvalidSettings(t *testing.T) {
@@ -385,23 +247,14 @@ func TestInvalidSettings(t *testing.T) {
 	_ = json.Unmarshal([]byte(good), &external)
 	external["type"] = "external_account"
 	ext, _ := json.Marshal(external)
-	for name, c := range map[string]connectors.Credentials{
+	connectortest.CheckInvalidSettings(t, Open, map[string]connectors.Credentials{
 		"no bucket":       {"endpoint": "http://127.0.0.1:1"},
 		"bad bucket":      {"bucket": "a/b", "endpoint": "http://127.0.0.1:1"},
 		"not json":        {"bucket": bucket, "service_account_json": "{" + good},
 		"external":        {"bucket": bucket, "service_account_json": string(ext)},
 		"endpoint scheme": {"bucket": bucket, "endpoint": "file:///etc"},
 		"endpoint user":   {"bucket": bucket, "endpoint": "http://u:pw@127.0.0.1:1/"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			_, err := open(t, c, 0)
-			if !errors.Is(err, connectors.ErrInvalid) {
-				t.Fatalf("Open = %v, want ErrInvalid", err)
-			}
-			noSecret(t, err)
-			t.Log(err)
-		})
-	}
+	}, noSecret)
 	if _, err := Open(t.Context(), connectors.Options{Credentials: connectors.Credentials{"bucket": bucket, "endpoint": "http://127.0.0.1:1"}}); !errors.Is(err, connectors.ErrInvalid) {
 		t.Errorf("Open without a dialer = %v, want ErrInvalid", err)
 	}
@@ -414,7 +267,7 @@ func TestTooManyObjects(t *testing.T) {
 	for _, k := range []string{"a.csv", "b.csv", "c.csv", "d.csv"} {
 		put(fake, k, []byte("x"))
 	}
-	s := mustOpen(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
+	s := connectortest.MustOpen(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
 	if _, err := s.List(t.Context()); !errors.Is(err, connectors.ErrInvalid) {
 		t.Fatalf("List = %v, want ErrInvalid", err)
 	}

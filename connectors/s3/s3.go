@@ -81,12 +81,9 @@ type Source struct {
 // connectors.ErrInvalid for incomplete settings.
 func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
 	c := opts.Credentials
-	bucket := strings.TrimSpace(c["bucket"])
-	if bucket == "" {
-		return nil, fmt.Errorf("%w: s3 bucket is required", connectors.ErrInvalid)
-	}
-	if !validBucket.MatchString(bucket) {
-		return nil, fmt.Errorf("%w: s3 bucket name %q is not valid", connectors.ErrInvalid, connectors.Clip(bucket, 200))
+	bucket, err := connectors.BucketName("s3", c["bucket"])
+	if err != nil {
+		return nil, err
 	}
 	keyID, secret := strings.TrimSpace(c["access_key_id"]), strings.TrimSpace(c["secret_access_key"])
 	if (keyID == "") != (secret == "") {
@@ -106,10 +103,7 @@ func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
 	if opts.HTTPClient == nil && opts.Dialer == nil {
 		return nil, fmt.Errorf("%w: no dialer for s3", connectors.ErrInvalid)
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = connectors.DefaultTimeout
-	}
+	timeout := opts.CallTimeout()
 
 	loadOpts := []func(*config.LoadOptions) error{config.WithRegion(region)}
 	if keyID != "" {
@@ -163,9 +157,7 @@ func Open(ctx context.Context, opts connectors.Options) (*Source, error) {
 
 // Close releases idle connections.
 func (s *Source) Close() error {
-	if s.transport != nil {
-		s.transport.CloseIdleConnections()
-	}
+	connectors.CloseIdle(s.transport)
 	return nil
 }
 
@@ -216,26 +208,21 @@ func (s *Source) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 	if !connectors.KeyUnder(s.prefix, key) {
 		return nil, fmt.Errorf("%w: object %q is not under the source's prefix", connectors.ErrNotFound, connectors.Clip(key, 200))
 	}
-	octx, cancel := context.WithCancelCause(ctx)
-	timer := time.AfterFunc(s.timeout, func() { cancel(context.DeadlineExceeded) })
-	out, err := s.client.GetObject(octx, &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
-	if !timer.Stop() {
-		// The timeout fired: even a response that just made it has a
-		// body bound to a cancelled context.
-		if err == nil {
-			out.Body.Close()
-			err = context.DeadlineExceeded
+	body, octx, err := connectors.OpenWithin(ctx, s.timeout, func(octx context.Context) (io.ReadCloser, error) {
+		out, err := s.client.GetObject(octx, &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
+		if err != nil {
+			return nil, err
 		}
-	}
+		return out.Body, nil
+	})
 	if err != nil {
-		cancel(nil)
 		var nk interface{ ErrorCode() string }
 		if errors.As(err, &nk) && (nk.ErrorCode() == "NoSuchKey" || nk.ErrorCode() == "NotFound") {
 			return nil, fmt.Errorf("%w: object %q in s3 bucket %q", connectors.ErrNotFound, connectors.Clip(key, 200), s.bucket)
 		}
 		return nil, s.mapErr(ctx, octx, "read", err, "")
 	}
-	return connectors.ReleaseOnClose(out.Body, func() { cancel(nil) }), nil
+	return body, nil
 }
 
 // mapErr turns an SDK error into a short message wrapping a connectors
@@ -288,9 +275,6 @@ func codeText(code string) string {
 }
 
 var (
-	// Bucket names: AWS's rules are stricter; S3-compatible stores allow
-	// some more. Nothing here can leave the URL path.
-	validBucket = regexp.MustCompile(`^[A-Za-z0-9._-]{1,255}$`)
 	validRegion = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
 	// An S3 error code is letters; anything else (an echoed key id) is
 	// not repeated.

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -79,18 +77,6 @@ func put(t *testing.T, b *s3mem.Backend, key string, data []byte) {
 	}
 }
 
-// countingDialer is a net.Dialer that counts its dials, proving the
-// connector's connections go through Options.Dialer.
-type countingDialer struct {
-	d     net.Dialer
-	dials atomic.Int64
-}
-
-func (c *countingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	c.dials.Add(1)
-	return c.d.DialContext(ctx, network, addr)
-}
-
 func creds(endpoint string, kv ...string) connectors.Credentials {
 	c := connectors.Credentials{
 		"bucket": bucket, "region": "eu-west-1", "endpoint": endpoint,
@@ -102,24 +88,6 @@ func creds(endpoint string, kv ...string) connectors.Credentials {
 	return c
 }
 
-func open(t *testing.T, c connectors.Credentials, timeout time.Duration) (*Source, error) {
-	t.Helper()
-	s, err := Open(t.Context(), connectors.Options{Credentials: c, Dialer: &net.Dialer{}, Timeout: timeout})
-	if err == nil {
-		t.Cleanup(func() { s.Close() })
-	}
-	return s, err
-}
-
-func mustOpen(t *testing.T, c connectors.Credentials) *Source {
-	t.Helper()
-	s, err := open(t, c, 0)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	return s
-}
-
 func noSecret(t *testing.T, err error) {
 	t.Helper()
 	if err != nil && strings.Contains(err.Error(), secretKey) {
@@ -127,79 +95,25 @@ func noSecret(t *testing.T, err error) {
 	}
 }
 
-func randomBytes(n int) []byte {
-	r := rand.New(rand.NewPCG(1, 2))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
-
 func TestConformance(t *testing.T) {
 	srv, backend := fakeS3(t)
 	defer func(p int32) { pageSize = p }(pageSize)
 	pageSize = 2 // several ListObjectsV2 pages
 
-	want := map[string][]byte{
-		"data/a.csv":            []byte("id,name\n1,x\n"),
-		"data/sub/b.parquet":    []byte("PAR1....PAR1"),
-		"data/sub/deep/c.JSONL": []byte(`{"a":1}` + "\n"),
-		"data/d.tsv":            []byte("a\tb\n"),
-		"data/e.json":           []byte(`[{"a":1}]`),
-		"data/f.ndjson":         []byte(`{"b":2}`),
-		"data/g.txt":            []byte("x\n"),
-		"data/empty.csv":        {},
-		"data/big.csv":          randomBytes(3<<20 + 17),
-		"data/ünïcode name.csv": []byte("u\n1\n"),
-	}
-	for k, v := range want {
-		put(t, backend, k, v)
-	}
-	hidden := map[string][]byte{
-		"data/notes.pdf":      []byte("%PDF"),
-		"data/archive.csv.gz": []byte("\x1f\x8b"),
-		"data/README":         []byte("readme"),
-		"data/dir/":           {},
-		"data/../escape.csv":  []byte("no"),
-		"database/y.csv":      []byte("outside"),
-		"other/x.csv":         []byte("outside"),
-		"root.csv":            []byte("outside"),
-	}
-	for k, v := range hidden {
-		put(t, backend, k, v)
-	}
-	dialer := &countingDialer{}
-	s, err := Open(t.Context(), connectors.Options{Credentials: creds(srv.URL, "prefix", "data"), Dialer: dialer})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer s.Close()
-	connectortest.RunObjectSource(t, s, want, "database/y.csv", "other/x.csv", "root.csv", "data/../escape.csv")
-	if dialer.dials.Load() == 0 {
-		t.Error("no connection went through Options.Dialer")
-	}
+	connectortest.RunObjectStore(t, func(key string, data []byte) { put(t, backend, key, data) },
+		func(d connectors.Dialer) (connectors.ObjectSource, error) {
+			return Open(t.Context(), connectors.Options{Credentials: creds(srv.URL, "prefix", "data"), Dialer: d})
+		})
 }
 
 func TestETagAndLastModified(t *testing.T) {
 	srv, backend := fakeS3(t)
 	before := time.Now().Add(-time.Minute)
 	put(t, backend, "k/v1.csv", []byte("a\n1\n"))
-	s := mustOpen(t, creds(srv.URL, "prefix", "/k/"))
-	l1, err := s.List(t.Context())
-	if err != nil || len(l1) != 1 {
-		t.Fatalf("List = %v, %v", l1, err)
-	}
-	if l1[0].LastModified.Before(before) || strings.Contains(l1[0].ETag, `"`) {
-		t.Errorf("listed %+v", l1[0])
-	}
-	put(t, backend, "k/v1.csv", []byte("a\n2\n"))
-	l2, err := s.List(t.Context())
-	if err != nil || len(l2) != 1 {
-		t.Fatalf("List = %v, %v", l2, err)
-	}
-	if l2[0].ETag == l1[0].ETag {
-		t.Errorf("ETag unchanged after the object changed: %q", l2[0].ETag)
+	s := connectortest.MustOpen(t, Open, creds(srv.URL, "prefix", "/k/"))
+	first := connectortest.CheckETagChanges(t, s, func() { put(t, backend, "k/v1.csv", []byte("a\n2\n")) })
+	if first.LastModified.Before(before) || strings.Contains(first.ETag, `"`) {
+		t.Errorf("listed %+v", first)
 	}
 }
 
@@ -207,7 +121,7 @@ func TestHTTPClientOption(t *testing.T) {
 	srv, backend := fakeS3(t)
 	put(t, backend, "x.csv", []byte("x"))
 	var used atomic.Bool
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	hc := &http.Client{Transport: connectortest.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		used.Store(true)
 		return http.DefaultTransport.RoundTrip(r)
 	})}
@@ -224,16 +138,12 @@ func TestHTTPClientOption(t *testing.T) {
 	}
 }
 
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 func TestDefaultCredentialChain(t *testing.T) {
 	srv, backend := fakeS3(t)
 	put(t, backend, "x.csv", []byte("x"))
 	t.Setenv("AWS_ACCESS_KEY_ID", keyID)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", secretKey)
-	s := mustOpen(t, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
+	s := connectortest.MustOpen(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
 	if l, err := s.List(t.Context()); err != nil || len(l) != 1 {
 		t.Fatalf("List = %v, %v", l, err)
 	}
@@ -241,7 +151,7 @@ func TestDefaultCredentialChain(t *testing.T) {
 
 func TestMissingBucket(t *testing.T) {
 	srv, _ := fakeS3(t)
-	_, err := open(t, creds(srv.URL, "bucket", "no-such-bucket"), 0)
+	_, err := connectortest.Open(t, Open, creds(srv.URL, "bucket", "no-such-bucket"), 0)
 	if !errors.Is(err, connectors.ErrNotFound) || !strings.Contains(err.Error(), "no-such-bucket") {
 		t.Fatalf("Open = %v, want ErrNotFound naming the bucket", err)
 	}
@@ -251,7 +161,7 @@ func TestMissingBucket(t *testing.T) {
 
 func TestWrongKeys(t *testing.T) {
 	srv, _ := fakeS3(t)
-	_, err := open(t, creds(srv.URL, "access_key_id", "AKIDWRONG"), 0)
+	_, err := connectortest.Open(t, Open, creds(srv.URL, "access_key_id", "AKIDWRONG"), 0)
 	if !errors.Is(err, connectors.ErrConnect) {
 		t.Fatalf("Open = %v, want ErrConnect", err)
 	}
@@ -264,95 +174,51 @@ func TestWrongKeys(t *testing.T) {
 
 func TestUnreachable(t *testing.T) {
 	isolateAWSEnv(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	start := time.Now()
-	_, err = open(t, creds("http://"+addr), 10*time.Second)
-	if !errors.Is(err, connectors.ErrConnect) {
-		t.Fatalf("Open = %v, want ErrConnect", err)
-	}
+	addr := connectortest.ClosedAddr(t)
+	err := connectortest.FailsWithin(t, "Open", 9*time.Second, func() error {
+		_, err := connectortest.Open(t, Open, creds("http://"+addr), 10*time.Second)
+		return err
+	}, connectors.ErrConnect)
 	noSecret(t, err)
 	t.Log(err)
-	if d := time.Since(start); d > 9*time.Second {
-		t.Errorf("took %s", d)
-	}
 }
 
 // TestTimeout: a server that accepts and never answers fails the call
 // after Options.Timeout.
 func TestTimeout(t *testing.T) {
 	isolateAWSEnv(t)
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
-	defer hang.Close()
-	defer hang.CloseClientConnections()
-	start := time.Now()
-	_, err := open(t, creds(hang.URL), 300*time.Millisecond)
-	if !errors.Is(err, connectors.ErrConnect) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Open = %v, want ErrConnect and DeadlineExceeded", err)
-	}
+	hang := connectortest.HangingServer(t)
+	err := connectortest.FailsWithin(t, "Open", 5*time.Second, func() error {
+		_, err := connectortest.Open(t, Open, creds(hang.URL), 300*time.Millisecond)
+		return err
+	}, connectors.ErrConnect, context.DeadlineExceeded)
 	noSecret(t, err)
 	t.Log(err)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %s", d)
-	}
 }
 
 // TestStreamOutlivesTimeout: the per-call timeout bounds obtaining the
 // object, not reading it.
 func TestStreamOutlivesTimeout(t *testing.T) {
 	srv, backend := fakeS3(t)
-	data := randomBytes(4 << 20)
+	data := connectortest.RandomBytes(4 << 20)
 	put(t, backend, "big.csv", data)
-	s, err := open(t, creds(srv.URL), 300*time.Millisecond)
+	s, err := connectortest.Open(t, Open, creds(srv.URL), 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc, err := s.Open(t.Context(), "big.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	head := make([]byte, 1024)
-	if _, err := io.ReadFull(rc, head); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(600 * time.Millisecond)
-	rest, err := io.ReadAll(rc)
-	if err != nil {
-		t.Fatalf("reading after the timeout: %v", err)
-	}
-	if !bytes.Equal(append(head, rest...), data) {
-		t.Error("content differs")
-	}
+	connectortest.CheckStreamOutlivesTimeout(t, s, 300*time.Millisecond, "big.csv", data)
 }
 
 func TestCancelMidStream(t *testing.T) {
 	srv, backend := fakeS3(t)
-	put(t, backend, "big.csv", randomBytes(8<<20))
-	s := mustOpen(t, creds(srv.URL))
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	rc, err := s.Open(ctx, "big.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	if _, err := io.ReadFull(rc, make([]byte, 1024)); err != nil {
-		t.Fatal(err)
-	}
-	cancel()
-	if n, err := io.Copy(io.Discard, rc); err == nil {
-		t.Errorf("read %d more bytes after cancel without error", n)
-	}
+	put(t, backend, "big.csv", connectortest.RandomBytes(8<<20))
+	s := connectortest.MustOpen(t, Open, creds(srv.URL))
+	connectortest.CheckCancelMidStream(t, s, "big.csv")
 }
 
 func TestInvalidSettings(t *testing.T) {
 	isolateAWSEnv(t)
-	for name, c := range map[string]connectors.Credentials{
+	connectortest.CheckInvalidSettings(t, Open, map[string]connectors.Credentials{
 		"no bucket":       {"access_key_id": keyID, "secret_access_key": secretKey},
 		"bad bucket":      {"bucket": "a/b", "access_key_id": keyID, "secret_access_key": secretKey},
 		"key id alone":    {"bucket": bucket, "access_key_id": keyID},
@@ -360,16 +226,7 @@ func TestInvalidSettings(t *testing.T) {
 		"bad region":      {"bucket": bucket, "region": "eu west"},
 		"endpoint scheme": {"bucket": bucket, "endpoint": "ftp://x"},
 		"endpoint user":   {"bucket": bucket, "endpoint": "https://u:" + secretKey + "@s3.example.com", "access_key_id": keyID, "secret_access_key": secretKey},
-	} {
-		t.Run(name, func(t *testing.T) {
-			_, err := open(t, c, 0)
-			if !errors.Is(err, connectors.ErrInvalid) {
-				t.Fatalf("Open = %v, want ErrInvalid", err)
-			}
-			noSecret(t, err)
-			t.Log(err)
-		})
-	}
+	}, noSecret)
 	if _, err := Open(t.Context(), connectors.Options{Credentials: connectors.Credentials{"bucket": bucket}}); !errors.Is(err, connectors.ErrInvalid) {
 		t.Errorf("Open without a dialer = %v, want ErrInvalid", err)
 	}
@@ -382,7 +239,7 @@ func TestTooManyObjects(t *testing.T) {
 	for _, k := range []string{"a.csv", "b.csv", "c.csv", "d.csv"} {
 		put(t, backend, k, []byte("x"))
 	}
-	s := mustOpen(t, creds(srv.URL))
+	s := connectortest.MustOpen(t, Open, creds(srv.URL))
 	if _, err := s.List(t.Context()); !errors.Is(err, connectors.ErrInvalid) {
 		t.Fatalf("List = %v, want ErrInvalid", err)
 	}

@@ -11,6 +11,7 @@ package snowflake
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -56,13 +57,7 @@ func evalAnswer(tables map[string]connectortest.Table) func(r *http.Request, q q
 		switch {
 		case strings.Contains(q.SQL, "INFORMATION_SCHEMA.TABLES"):
 			res := &result{cols: []col{{"TABLE_SCHEMA", "text"}, {"TABLE_NAME", "text"}, {"ROW_COUNT", "fixed"}, {"BYTES", "fixed"}}}
-			for _, name := range slices.Sorted(func(yield func(string) bool) {
-				for n := range tables {
-					if !yield(n) {
-						return
-					}
-				}
-			}) {
+			for _, name := range slices.Sorted(maps.Keys(tables)) {
 				res.rows = append(res.rows, []*string{sp("PUBLIC"), sp(name), sp(strconv.Itoa(len(tables[name].Rows))), sp("100")})
 			}
 			return res, ""
@@ -239,7 +234,7 @@ func TestConformance(t *testing.T) {
 	f := newFake(t)
 	f.answer = evalAnswer(byName)
 	connectortest.RunTableSource(t, func(t *testing.T) connectors.TableSource {
-		s, err := open(t.Context(), connectors.Options{Credentials: creds(nil), Dialer: &countingDialer{}, Timeout: 10 * time.Second}, fakeEndpoint(t, f.srv.URL))
+		s, err := open(t.Context(), connectors.Options{Credentials: creds(nil), Dialer: &connectortest.CountingDialer{}, Timeout: 10 * time.Second}, fakeEndpoint(t, f.srv.URL))
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dqs/dqs/connectors/sqlprofile"
 )
 
 // The SQL of the connector, in Snowflake's dialect. It is built from
@@ -54,36 +56,6 @@ func classify(dataType string) class {
 	return classOther
 }
 
-// quantiles are the quantiles a profile reports (the keys of the file
-// engine's profile.Column.Quantiles) and their fractions.
-var quantiles = []struct {
-	Key  string
-	Frac string
-}{{"p01", "0.01"}, {"p05", "0.05"}, {"p25", "0.25"}, {"p50", "0.5"}, {"p75", "0.75"}, {"p95", "0.95"}, {"p99", "0.99"}}
-
-type metric int
-
-const (
-	mRows metric = iota
-	mNulls
-	mEmpty
-	mDistinct
-	mMin
-	mMax
-	mMean
-	mStdDev
-	mQuantile // Key in item.Quantile
-	mFormat
-)
-
-// item is one select-list item of the profile query: a metric of column
-// Col (-1 for the row count).
-type item struct {
-	Col      int
-	Metric   metric
-	Quantile string
-}
-
 // blank is the set of characters TRIM removes to tell a blank value: the
 // ASCII whitespace (TRIM alone removes spaces only).
 const blank = "' ' || CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13)"
@@ -94,41 +66,41 @@ const blank = "' ' || CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13)"
 // percentiles, and the number of non-blank values matching the column's
 // format (REGEXP_LIKE, which matches the whole value). args are the bind
 // values of the ? placeholders, in order.
-func profileQuery(schema, table string, cols []column, formats map[string]string) (sql string, items []item, args []any) {
+func profileQuery(schema, table string, cols []column, formats map[string]string) (sql string, items []sqlprofile.Item, args []any) {
 	var sel []string
-	add := func(col int, m metric, q, expr string) {
+	add := func(col int, m sqlprofile.Metric, q, expr string) {
 		sel = append(sel, fmt.Sprintf("%s AS M%d", expr, len(sel)))
-		items = append(items, item{Col: col, Metric: m, Quantile: q})
+		items = append(items, sqlprofile.Item{Col: col, Metric: m, Quantile: q})
 	}
-	add(-1, mRows, "", "COUNT(*)")
+	add(-1, sqlprofile.Rows, "", "COUNT(*)")
 	for i, c := range cols {
 		q := quoteIdent(c.Name)
-		add(i, mNulls, "", fmt.Sprintf("COUNT_IF(%s IS NULL)", q))
+		add(i, sqlprofile.Nulls, "", fmt.Sprintf("COUNT_IF(%s IS NULL)", q))
 		switch c.Class {
 		case classText:
 			trim := fmt.Sprintf("TRIM(%s, %s)", q, blank)
-			add(i, mEmpty, "", fmt.Sprintf("COUNT_IF(%s = '')", trim))
-			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, "", fmt.Sprintf("MIN(IFF(%s = '', NULL, %s))", trim, q))
-			add(i, mMax, "", fmt.Sprintf("MAX(IFF(%s = '', NULL, %s))", trim, q))
+			add(i, sqlprofile.Empty, "", fmt.Sprintf("COUNT_IF(%s = '')", trim))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, "", fmt.Sprintf("MIN(IFF(%s = '', NULL, %s))", trim, q))
+			add(i, sqlprofile.Max, "", fmt.Sprintf("MAX(IFF(%s = '', NULL, %s))", trim, q))
 		case classNumeric:
 			f := fmt.Sprintf("CAST(%s AS DOUBLE)", q)
-			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
-			add(i, mMax, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
-			add(i, mMean, "", fmt.Sprintf("AVG(%s)", f))
-			add(i, mStdDev, "", fmt.Sprintf("STDDEV_SAMP(%s)", f))
-			for _, p := range quantiles {
-				add(i, mQuantile, p.Key, fmt.Sprintf("APPROX_PERCENTILE(%s, %s)", f, p.Frac))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
+			add(i, sqlprofile.Max, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
+			add(i, sqlprofile.Mean, "", fmt.Sprintf("AVG(%s)", f))
+			add(i, sqlprofile.StdDev, "", fmt.Sprintf("STDDEV_SAMP(%s)", f))
+			for _, p := range sqlprofile.Quantiles {
+				add(i, sqlprofile.Quantile, p.Key, fmt.Sprintf("APPROX_PERCENTILE(%s, %s)", f, p.Fraction()))
 			}
 		case classBool:
-			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, "", fmt.Sprintf("TO_VARCHAR(BOOLAND_AGG(%s))", q))
-			add(i, mMax, "", fmt.Sprintf("TO_VARCHAR(BOOLOR_AGG(%s))", q))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, "", fmt.Sprintf("TO_VARCHAR(BOOLAND_AGG(%s))", q))
+			add(i, sqlprofile.Max, "", fmt.Sprintf("TO_VARCHAR(BOOLOR_AGG(%s))", q))
 		case classOrdered:
-			add(i, mDistinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
-			add(i, mMin, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
-			add(i, mMax, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Min, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
+			add(i, sqlprofile.Max, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
 		}
 		if re, ok := formats[c.Name]; ok && re != "" && c.Class != classOther {
 			args = append(args, re)
@@ -136,7 +108,7 @@ func profileQuery(schema, table string, cols []column, formats map[string]string
 			if c.Class != classText {
 				text = "TO_VARCHAR(" + q + ")"
 			}
-			add(i, mFormat, "", fmt.Sprintf("COUNT_IF(TRIM(%s, %s) <> '' AND REGEXP_LIKE(%s, ?))", text, blank, text))
+			add(i, sqlprofile.Format, "", fmt.Sprintf("COUNT_IF(TRIM(%s, %s) <> '' AND REGEXP_LIKE(%s, ?))", text, blank, text))
 		}
 	}
 	sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(schema) + "." + quoteIdent(table)

@@ -122,10 +122,7 @@ func open(_ context.Context, opts connectors.Options, ep *endpoint) (*Source, er
 	case opts.HTTPClient == nil && opts.Dialer == nil:
 		return nil, fmt.Errorf("%w: no dialer for snowflake", connectors.ErrInvalid)
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = connectors.DefaultTimeout
-	}
+	timeout := opts.CallTimeout()
 	s := &Source{account: account, schema: schema, timeout: timeout, secrets: []string{password, keyPEM}}
 
 	cfg := gosnowflake.Config{
@@ -162,17 +159,9 @@ func open(_ context.Context, opts connectors.Options, ep *endpoint) (*Source, er
 	if ep != nil {
 		cfg.Protocol, cfg.Host, cfg.Port = ep.Protocol, ep.Host, ep.Port
 	}
-	var base http.RoundTripper
-	if opts.HTTPClient != nil {
-		base = opts.HTTPClient.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-	} else {
-		s.transport = newTransport(opts.Dialer, timeout)
-		base = s.transport
-	}
-	cfg.Transporter = base
+	cfg.Transporter, s.transport = connectors.HTTPBase(opts.HTTPClient, func() *http.Transport {
+		return newTransport(opts.Dialer, timeout)
+	})
 
 	s.db = sql.OpenDB(gosnowflake.NewConnector(gosnowflake.SnowflakeDriver{}, cfg))
 	s.db.SetMaxOpenConns(4)
@@ -227,7 +216,7 @@ func newTransport(d connectors.Dialer, timeout time.Duration) *http.Transport {
 	return connectors.NewTransport(func(ctx context.Context, network, addr string) (net.Conn, error) {
 		conn, err := d.DialContext(ctx, network, addr)
 		if err != nil {
-			err = &dialError{cause: err}
+			err = &connectors.DialError{Cause: err}
 			if fail, ok := ctx.Value(dialFailKey{}).(func(error)); ok {
 				fail(err)
 			}
@@ -237,32 +226,15 @@ func newTransport(d connectors.Dialer, timeout time.Duration) *http.Transport {
 	}, timeout)
 }
 
-// dialError is a failed dial, its message the same whatever the cause.
-type dialError struct{ cause error }
-
-func (e *dialError) Error() string { return "could not open a connection" }
-func (e *dialError) Unwrap() error { return e.cause }
-
 // Close closes the pool (and its sessions).
 func (s *Source) Close() error {
 	err := s.db.Close()
-	if s.transport != nil {
-		s.transport.CloseIdleConnections()
-	}
+	connectors.CloseIdle(s.transport)
 	if err != nil {
 		return errors.New("snowflake: closing the connections failed")
 	}
 	return nil
 }
-
-// connectError wraps ErrConnect and a cause with a message of our own.
-type connectError struct {
-	msg   string
-	cause error
-}
-
-func (e *connectError) Error() string   { return e.msg }
-func (e *connectError) Unwrap() []error { return []error{connectors.ErrConnect, e.cause} }
 
 // conn returns a connection of the pool, logging in if need be, within
 // cctx; a failure is ErrConnect.
@@ -277,24 +249,24 @@ func (s *Source) conn(ctx, cctx context.Context) (*sql.Conn, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("snowflake: connecting stopped: %w", context.Cause(ctx))
 	}
-	var de *dialError
+	var de *connectors.DialError
 	if errors.As(context.Cause(lctx), &de) || errors.As(err, &de) {
-		return nil, &connectError{msg: fmt.Sprintf("%v: snowflake account %q is unreachable", connectors.ErrConnect, s.account), cause: de.cause}
+		return nil, &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake account %q is unreachable", connectors.ErrConnect, s.account), Cause: de.Cause}
 	}
 	if cctx.Err() != nil {
-		return nil, &connectError{msg: fmt.Sprintf("%v: snowflake account %q did not answer within %s", connectors.ErrConnect, s.account, s.timeout), cause: context.DeadlineExceeded}
+		return nil, &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake account %q did not answer within %s", connectors.ErrConnect, s.account, s.timeout), Cause: context.DeadlineExceeded}
 	}
 	var se *gosnowflake.SnowflakeError
 	if errors.As(err, &se) {
 		switch {
 		case se.Number >= 390000 && se.Number < 391000, se.Number == gosnowflake.ErrCodeFailedToConnect:
-			return nil, &connectError{msg: fmt.Sprintf("%v: snowflake account %q refused the username, password or key (Snowflake error %d)", connectors.ErrConnect, s.account, se.Number), cause: errors.New("login refused")}
+			return nil, &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake account %q refused the username, password or key (Snowflake error %d)", connectors.ErrConnect, s.account, se.Number), Cause: errors.New("login refused")}
 		case se.Number == gosnowflake.ErrCodeServiceUnavailable:
-			return nil, &connectError{msg: fmt.Sprintf("%v: snowflake account %q is unavailable", connectors.ErrConnect, s.account), cause: errors.New("unavailable")}
+			return nil, &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake account %q is unavailable", connectors.ErrConnect, s.account), Cause: errors.New("unavailable")}
 		}
-		return nil, &connectError{msg: fmt.Sprintf("%v: snowflake account %q refused the login (Snowflake error %d)", connectors.ErrConnect, s.account, se.Number), cause: errors.New("login failed")}
+		return nil, &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake account %q refused the login (Snowflake error %d)", connectors.ErrConnect, s.account, se.Number), Cause: errors.New("login failed")}
 	}
-	return nil, &connectError{msg: fmt.Sprintf("%v: snowflake account %q is unreachable or does not speak Snowflake's protocol", connectors.ErrConnect, s.account), cause: errors.New("login failed")}
+	return nil, &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake account %q is unreachable or does not speak Snowflake's protocol", connectors.ErrConnect, s.account), Cause: errors.New("login failed")}
 }
 
 // Snowflake error numbers.
@@ -308,7 +280,7 @@ func (s *Source) queryErr(ctx, cctx context.Context, what string, err error) err
 		return fmt.Errorf("snowflake: reading %s stopped: %w", what, context.Cause(ctx))
 	}
 	if cctx.Err() != nil {
-		return &connectError{msg: fmt.Sprintf("%v: snowflake did not answer within %s while reading %s", connectors.ErrConnect, s.timeout, what), cause: context.DeadlineExceeded}
+		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake did not answer within %s while reading %s", connectors.ErrConnect, s.timeout, what), Cause: context.DeadlineExceeded}
 	}
 	var se *gosnowflake.SnowflakeError
 	if errors.As(err, &se) {
@@ -316,16 +288,16 @@ func (s *Source) queryErr(ctx, cctx context.Context, what string, err error) err
 			return fmt.Errorf("%w: snowflake %s in schema %q (or no privilege on it)", connectors.ErrNotFound, what, s.schema)
 		}
 		if se.Number >= 390000 && se.Number < 391000 {
-			return &connectError{msg: fmt.Sprintf("%v: snowflake ended the session (Snowflake error %d)", connectors.ErrConnect, se.Number), cause: errors.New("session")}
+			return &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake ended the session (Snowflake error %d)", connectors.ErrConnect, se.Number), Cause: errors.New("session")}
 		}
 		// A query Snowflake rejects: its message names the query's
 		// problem (a warehouse, a type, a regular expression), scrubbed
 		// all the same.
 		return connectors.Scrub(fmt.Errorf("snowflake rejected the query on %s: %s (Snowflake error %d)", what, connectors.Clip(se.Message, 300), se.Number), s.secrets...)
 	}
-	var de *dialError
+	var de *connectors.DialError
 	if errors.As(err, &de) {
-		return &connectError{msg: fmt.Sprintf("%v: snowflake account %q is unreachable", connectors.ErrConnect, s.account), cause: de.cause}
+		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake account %q is unreachable", connectors.ErrConnect, s.account), Cause: de.Cause}
 	}
-	return &connectError{msg: fmt.Sprintf("%v: the connection to snowflake account %q failed while reading %s", connectors.ErrConnect, s.account, what), cause: errors.New("query failed")}
+	return &connectors.ConnectError{Msg: fmt.Sprintf("%v: the connection to snowflake account %q failed while reading %s", connectors.ErrConnect, s.account, what), Cause: errors.New("query failed")}
 }

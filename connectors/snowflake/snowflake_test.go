@@ -14,15 +14,10 @@ package snowflake
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -30,13 +25,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/connectors/connectortest"
 )
 
 const goodPassword = "s3cret-Passw0rd!"
@@ -48,14 +43,7 @@ var (
 )
 
 func testKey() (*rsa.PrivateKey, string) {
-	keyOnce.Do(func() {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(err)
-		}
-		der, _ := x509.MarshalPKCS8PrivateKey(k)
-		rsaKey, keyPEM = k, string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-	})
+	keyOnce.Do(func() { rsaKey, keyPEM = connectortest.NewRSAKey() })
 	return rsaKey, keyPEM
 }
 
@@ -246,16 +234,6 @@ func defaultAnswer(r *http.Request, q query) (*result, string) {
 	return nil, "001003"
 }
 
-type countingDialer struct {
-	n atomic.Int32
-	d net.Dialer
-}
-
-func (c *countingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	c.n.Add(1)
-	return c.d.DialContext(ctx, network, addr)
-}
-
 func creds(extra map[string]string) connectors.Credentials {
 	c := connectors.Credentials{"account": "testacc", "username": "dqs", "password": goodPassword,
 		"warehouse": "WH", "database": "DB", "schema": "public"}
@@ -281,7 +259,7 @@ func fakeEndpoint(t *testing.T, rawURL string) *endpoint {
 func openFake(t *testing.T, f *fake, c connectors.Credentials, d connectors.Dialer, timeout time.Duration) *Source {
 	t.Helper()
 	if d == nil {
-		d = &countingDialer{}
+		d = &connectortest.CountingDialer{}
 	}
 	s, err := open(context.Background(), connectors.Options{Credentials: c, Dialer: d, Timeout: timeout}, fakeEndpoint(t, f.srv.URL))
 	if err != nil {
@@ -293,7 +271,7 @@ func openFake(t *testing.T, f *fake, c connectors.Credentials, d connectors.Dial
 
 func TestList(t *testing.T) {
 	f := newFake(t)
-	d := &countingDialer{}
+	d := &connectortest.CountingDialer{}
 	s := openFake(t, f, creds(nil), d, 10*time.Second)
 	list, err := s.List(context.Background())
 	if err != nil {
@@ -307,7 +285,7 @@ func TestList(t *testing.T) {
 	if len(q) != 1 || q[0].SQL != listQuery || fmt.Sprint(q[0].Args) != "[public public]" {
 		t.Errorf("List sent %+v", q)
 	}
-	if d.n.Load() == 0 {
+	if d.Dials() == 0 {
 		t.Error("no connection went through the Dialer")
 	}
 }
@@ -366,14 +344,7 @@ func TestSample(t *testing.T) {
 		t.Errorf("format %q columns %q", r.Format(), r.Columns())
 	}
 	var got []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
+	for _, rec := range connectortest.ReadAll(t, r) {
 		got = append(got, fmt.Sprintf("%q %v", rec.Values, rec.Null))
 	}
 	want := []string{
@@ -435,23 +406,17 @@ func TestNotFound(t *testing.T) {
 
 func TestWrongCredentials(t *testing.T) {
 	f := newFake(t)
-	other, _ := rsa.GenerateKey(rand.Reader, 2048)
-	der, _ := x509.MarshalPKCS8PrivateKey(other)
-	otherPEM := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	_, otherPEM := connectortest.NewRSAKey()
 	for name, c := range map[string]connectors.Credentials{
 		"password": creds(map[string]string{"password": "wrong-Passw0rd-xyz"}),
 		"key":      creds(map[string]string{"password": "", "private_key": otherPEM}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := openFake(t, f, c, nil, 10*time.Second)
-			start := time.Now()
-			_, err := s.List(context.Background())
-			if !errors.Is(err, connectors.ErrConnect) {
-				t.Fatalf("List with refused credentials: %v, want ErrConnect", err)
-			}
-			if time.Since(start) > 5*time.Second {
-				t.Errorf("refused login took %v", time.Since(start))
-			}
+			err := connectortest.FailsWithin(t, "List with refused credentials", 5*time.Second, func() error {
+				_, err := s.List(context.Background())
+				return err
+			}, connectors.ErrConnect)
 			msg := err.Error()
 			for _, secret := range []string{"wrong-Passw0rd-xyz", "PRIVATE KEY", otherPEM[40:80]} {
 				if strings.Contains(msg, secret) {
@@ -473,7 +438,7 @@ func TestInvalidSettings(t *testing.T) {
 		creds(map[string]string{"password": "", "private_key": "-----BEGIN PRIVATE KEY-----\nc2Vrcml0\n-----END PRIVATE KEY-----\n"}),
 		creds(map[string]string{"private_key": "sekrit"}),
 	} {
-		_, err := Open(context.Background(), connectors.Options{Credentials: c, Dialer: &countingDialer{}})
+		_, err := Open(context.Background(), connectors.Options{Credentials: c, Dialer: &connectortest.CountingDialer{}})
 		if !errors.Is(err, connectors.ErrInvalid) || strings.Contains(err.Error(), "sekrit") || strings.Contains(err.Error(), "c2Vrcml0") {
 			t.Errorf("Open(%v): %v", c, err)
 		}
@@ -481,50 +446,33 @@ func TestInvalidSettings(t *testing.T) {
 }
 
 func TestUnreachable(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	d := &countingDialer{}
+	addr := connectortest.ClosedAddr(t)
+	d := &connectortest.CountingDialer{}
 	s, err := open(context.Background(), connectors.Options{Credentials: creds(nil), Dialer: d, Timeout: 20 * time.Second}, fakeEndpoint(t, "http://"+addr))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	start := time.Now()
-	_, err = s.List(context.Background())
-	if !errors.Is(err, connectors.ErrConnect) {
-		t.Fatalf("List of a closed port: %v, want ErrConnect", err)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("a closed port took %v", time.Since(start))
-	}
-	if strings.Contains(err.Error(), goodPassword) || d.n.Load() == 0 {
-		t.Errorf("error %q, %d dials", err, d.n.Load())
+	err = connectortest.FailsWithin(t, "List of a closed port", 5*time.Second, func() error {
+		_, err := s.List(context.Background())
+		return err
+	}, connectors.ErrConnect)
+	if strings.Contains(err.Error(), goodPassword) || d.Dials() == 0 {
+		t.Errorf("error %q, %d dials", err, d.Dials())
 	}
 }
 
-type refuser struct{ err error }
-
-func (r refuser) DialContext(context.Context, string, string) (net.Conn, error) { return nil, r.err }
-
 func TestGuardRefusal(t *testing.T) {
 	refused := errors.New("address not allowed")
-	s, err := open(context.Background(), connectors.Options{Credentials: creds(nil), Dialer: refuser{refused}}, &endpoint{Protocol: "http", Host: "10.0.0.1", Port: 80})
+	s, err := open(context.Background(), connectors.Options{Credentials: creds(nil), Dialer: connectortest.RefusingDialer{Err: refused}}, &endpoint{Protocol: "http", Host: "10.0.0.1", Port: 80})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	start := time.Now()
-	_, err = s.List(context.Background())
-	if !errors.Is(err, connectors.ErrConnect) || !errors.Is(err, refused) {
-		t.Errorf("List through a refusing guard: %v", err)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("a refused dial took %v", time.Since(start))
-	}
+	connectortest.FailsWithin(t, "List through a refusing guard", 5*time.Second, func() error {
+		_, err := s.List(context.Background())
+		return err
+	}, connectors.ErrConnect, refused)
 }
 
 func TestCancel(t *testing.T) {
@@ -532,14 +480,10 @@ func TestCancel(t *testing.T) {
 	s := openFake(t, f, creds(nil), nil, 10*time.Second)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := s.Profile(ctx, "SLOW", nil)
-	if err == nil || !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled Profile: %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("cancelled Profile returned after %v", d)
-	}
+	connectortest.FailsWithin(t, "cancelled Profile", 3*time.Second, func() error {
+		_, err := s.Profile(ctx, "SLOW", nil)
+		return err
+	}, context.Canceled)
 	if _, err := s.List(ctx); err == nil {
 		t.Error("List with a cancelled context succeeded")
 	}
@@ -556,28 +500,17 @@ func TestTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.timeout = 400 * time.Millisecond
-	start := time.Now()
-	_, err := s.Profile(context.Background(), "SLOW", nil)
-	if !errors.Is(err, connectors.ErrConnect) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Profile past the timeout: %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("timed-out Profile returned after %v", d)
-	}
-}
-
-type countingTransport struct{ n atomic.Int32 }
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
+	connectortest.FailsWithin(t, "Profile past the timeout", 3*time.Second, func() error {
+		_, err := s.Profile(context.Background(), "SLOW", nil)
+		return err
+	}, connectors.ErrConnect, context.DeadlineExceeded)
 }
 
 // With Options.HTTPClient and no Dialer, the driver's requests go through
 // the client's transport.
 func TestHTTPClient(t *testing.T) {
 	f := newFake(t)
-	rt := &countingTransport{}
+	rt := &connectortest.CountingTransport{}
 	s, err := open(context.Background(), connectors.Options{Credentials: creds(nil), HTTPClient: &http.Client{Transport: rt}}, fakeEndpoint(t, f.srv.URL))
 	if err != nil {
 		t.Fatal(err)
@@ -586,8 +519,8 @@ func TestHTTPClient(t *testing.T) {
 	if _, err := s.List(context.Background()); err != nil {
 		t.Fatalf("List: %v", err)
 	}
-	if rt.n.Load() < 2 {
-		t.Errorf("Options.HTTPClient saw %d requests, want the login and the query", rt.n.Load())
+	if rt.Requests() < 2 {
+		t.Errorf("Options.HTTPClient saw %d requests, want the login and the query", rt.Requests())
 	}
 }
 

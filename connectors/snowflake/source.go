@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/connectors/sqlprofile"
 	"github.com/dqs/dqs/records"
 )
 
@@ -161,62 +162,12 @@ func (s *Source) Profile(ctx context.Context, table string, formats map[string]s
 }
 
 // decodeProfile reads the profile query's row, every value as text.
-func decodeProfile(cols []column, items []item, row []sql.NullString) *connectors.TableProfile {
-	p := &connectors.TableProfile{Columns: make([]connectors.ColumnMetrics, len(cols))}
-	matched := make([]int64, len(cols))
-	hasFormat := make([]bool, len(cols))
+func decodeProfile(cols []column, items []sqlprofile.Item, row []sql.NullString) *connectors.TableProfile {
+	ms := make([]connectors.ColumnMetrics, len(cols))
 	for i, c := range cols {
-		p.Columns[i] = connectors.ColumnMetrics{Name: c.Name, DataType: c.Type, Numeric: c.Class == classNumeric}
+		ms[i] = connectors.ColumnMetrics{Name: c.Name, DataType: c.Type, Numeric: c.Class == classNumeric}
 	}
-	for k, it := range items {
-		v := row[k]
-		if it.Metric == mRows {
-			p.Rows = asInt(v)
-			continue
-		}
-		m := &p.Columns[it.Col]
-		switch it.Metric {
-		case mNulls:
-			m.Nulls = asInt(v)
-		case mEmpty:
-			m.Empty = asInt(v)
-		case mDistinct:
-			m.Distinct = asInt(v)
-		case mMin:
-			m.Min = asText(v)
-		case mMax:
-			m.Max = asText(v)
-		case mMean:
-			m.Mean = asFloat(v)
-		case mStdDev:
-			m.StdDev = asFloat(v)
-		case mQuantile:
-			if f := asFloat(v); f != nil {
-				if m.Quantiles == nil {
-					m.Quantiles = map[string]float64{}
-				}
-				m.Quantiles[it.Quantile] = *f
-				if it.Quantile == "p50" {
-					m.Median = f
-				}
-			}
-		case mFormat:
-			matched[it.Col] = asInt(v)
-			hasFormat[it.Col] = true
-		}
-	}
-	for i := range cols {
-		if !hasFormat[i] {
-			continue
-		}
-		m := &p.Columns[i]
-		share := 1.0
-		if n := p.Rows - m.Nulls - m.Empty; n > 0 {
-			share = float64(matched[i]) / float64(n)
-		}
-		m.FormatConformance = &share
-	}
-	return p
+	return sqlprofile.Decode(ms, items, row, sqlprofile.Reader[sql.NullString]{Int: asInt, Float: asFloat, Text: asText})
 }
 
 func asInt(v sql.NullString) int64 {
