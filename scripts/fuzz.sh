@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make fuzz: runs every fuzz target of the readers of untrusted bytes for
+# make fuzz: runs every fuzz target of the parsers of untrusted bytes for
 # FUZZTIME each (default 10m), one after the other, under a hard limit on
 # the memory of each process (FUZZ_MEMORY, ulimit -v, default 4 GiB): an
 # input that makes a reader allocate without bound crashes the fuzzer, which
@@ -12,12 +12,14 @@ cd "$(dirname "$0")/.."
 
 time=${FUZZTIME:-10m}
 memory_kib=${FUZZ_MEMORY_KIB:-4194304}
-targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped ./evaluation/figures:FuzzNumerals ./evaluation/figures:FuzzDatetimes}
+targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped ./evaluation/figures:FuzzNumerals ./evaluation/figures:FuzzDatetimes ./netguard:FuzzCheckURL ./sources:FuzzSourceSettings}
 go=${GO:-go}
 
 # Built before the limit applies: the compiler is not what is measured.
 $go test -c -o /dev/null ./readers
 $go test -c -o /dev/null ./evaluation/figures
+$go test -c -o /dev/null ./netguard
+$go test -c -o /dev/null ./sources
 
 status=0
 for entry in $targets; do
