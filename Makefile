@@ -58,8 +58,15 @@ eval:
 # first run generates 3,000,000 rows once into ~/.cache/dqs/bench (CSV
 # ~590 MB, JSON Lines ~1.07 GB, Parquet ~270 MB: about 1.9 GB) and builds dqs
 # there; later runs reuse the files. Flags: BENCH_FLAGS='-formats csv -rows N -dir DIR'.
+# Then the PostgreSQL push-down scan against one SELECT count(*) of the same
+# table (cmd/dqs-scanbench, docs/bench-scan.md): the first run creates a
+# 10,000,000-row table (~1.3 GB) in the schema dqs_bench, later runs reuse
+# it; without a reachable PostgreSQL it says so and passes. Flags:
+# SCANBENCH_FLAGS='-pg URL -rows N -schema NAME -sample N' (-pg defaults to
+# $DQS_TEST_POSTGRES_URL, else postgres://postgres@127.0.0.1:5432/test).
 bench:
 	$(GO) run ./cmd/dqs-bench $(BENCH_FLAGS)
+	$(GO) run ./cmd/dqs-scanbench $(SCANBENCH_FLAGS)
 
 # Its own cache directory, so the 3M-row files are not regenerated after it.
 bench-small:

@@ -178,5 +178,5 @@ func (tr *tracer) reset() []string {
 // isAggregate reports whether a traced query is one of Profile's
 // aggregate queries (the catalogue ones read pg_class).
 func isAggregate(sql string) bool {
-	return strings.HasPrefix(sql, "SELECT ARRAY[") || strings.HasPrefix(sql, "WITH s AS (")
+	return strings.HasPrefix(sql, "SELECT ARRAY[") || strings.HasPrefix(sql, "WITH s AS ")
 }

@@ -13,9 +13,15 @@
 // Options.Dialer with the host name unresolved (the guard resolves and
 // checks it). Neither a password file nor the PG* environment variables
 // override what the credentials give (the environment of the worker may
-// still supply what they do not name, as PGSSLROOTCERT). Sessions are read-only (default_transaction_read_only),
-// in UTC with ISO dates, and carry a statement_timeout equal to the call
-// timeout so that the server stops a query whose client went away.
+// still supply what they do not name, as PGSSLROOTCERT). Sessions are
+// read-only (default_transaction_read_only), in UTC with ISO dates, and
+// carry a statement_timeout equal to the call timeout so that the server
+// stops a query whose client went away. They also turn JIT off and allow
+// 2 parallel workers a query (max_parallel_workers_per_gather, PostgreSQL's
+// default, whatever the server or role sets; the server's
+// max_parallel_workers still bounds them): see Cost, below.
+// Both are settings any user may change; the connector needs PostgreSQL
+// 12 or later (MATERIALIZED common table expressions).
 //
 // # Profile
 //
@@ -24,35 +30,62 @@
 // types, pg_stats' n_distinct), then two aggregate queries, the second
 // left out for an empty table:
 //
-//  1. One pass over the whole table: count(*) and, per column, count(col)
-//     (so nulls), blank text values (only spaces, tabs or line breaks),
-//     min and max (text in byte order, "C" collation, over non-blank
-//     values as the file engine does; numbers, dates, times, intervals,
-//     network addresses, enums in their own order; booleans false < true;
-//     other types have none), mean and sample standard deviation of
-//     numbers (float8 arithmetic, numeric exactly; NaN and infinities are
-//     no numbers, as in the file engine), and, for the columns
-//     given a format, the number of non-blank values matching it (a
-//     PostgreSQL regular expression passed as a bind parameter).
+//  1. One pass over the whole table: count(*) and, per column, the
+//     non-null values (so nulls), blank text values (only spaces, tabs or
+//     line breaks), min and max (text in byte order, "C" collation, over
+//     non-blank values as the file engine does; numbers, dates, times,
+//     intervals, network addresses, enums in their own order; booleans
+//     false < true; other types have none), mean and sample standard
+//     deviation of numbers (float8 arithmetic, numeric exactly; NaN and
+//     infinities are no numbers, as in the file engine), and, for the
+//     columns given a format, the number of non-blank values matching it
+//     (a PostgreSQL regular expression passed as a bind parameter).
 //  2. Over a sample of about SampleRows(columns) rows (SampleTarget,
 //     100,000, fewer for tables wider than 20 columns so that the sample
 //     holds at most 2,000,000 values; the whole table when it holds no
-//     more, and exact then): every sampled value is unpivoted to a
-//     (column, text, number) row; grouped by column and text they give,
-//     per column, the number of distinct values seen, of values seen once
-//     (f1) and of non-null values sampled; ordered by number, the lower
-//     quantiles p01 p05 p25 p50 p75 p95 p99 of numeric columns
-//     (percentile_disc: the value at rank ceil(q·n), as the file engine
-//     defines them). The query returns a row per column. The sample is
-//     TABLESAMPLE SYSTEM at SampleRows/rows for tables, partitioned tables
-//     and materialized views, and a random() filter for views (which
-//     cannot be sampled by page and are then evaluated whole). Distinct
-//     values are told apart by their text (numeric 1.0 and 1.00 are two).
+//     more, and exact then), kept once and read twice: every sampled
+//     value is unpivoted to a (column, text) row, grouped by column and
+//     text for, per column, the number of distinct values seen, of values
+//     seen once (f1) and of non-null values sampled; and each numeric
+//     column's numbers give the lower quantiles p01 p05 p25 p50 p75 p95
+//     p99 (percentile_disc: the value at rank ceil(q·n), as the file
+//     engine defines them). The query returns a row per column. The
+//     sample is TABLESAMPLE SYSTEM at SampleRows/rows for tables,
+//     partitioned tables and materialized views, and a random() filter
+//     for views (which cannot be sampled by page and are then evaluated
+//     whole). Distinct values are told apart by their text (numeric 1.0
+//     and 1.00 are two).
+//
+// Cost. The full pass reads every row once and is CPU-bound: PostgreSQL
+// spends per row one transition per aggregate and one call per FILTER,
+// far more than reading the row, so the pass computes each figure with
+// the fewest of them (fullPass lists them). It runs as a parallel
+// aggregate (every aggregate in it is parallel safe), except past 1600
+// aggregates (about 320 integer columns): a parallel plan passes each
+// partial state as a column, and a row holds at most 1664. JIT is off:
+// it would save about a fifth of the pass on the 12-column benchmark
+// table, but every process of the query compiles the whole expression
+// again, in time that grows with the width: 56 s with JIT against 10 s
+// without for 200,000 rows of 400 integer columns. The mean and the
+// deviation of integers and floats come from one float8_regr_accum state
+// (regr_count, regr_avgx and regr_sxx of (0, x) share it), which keeps
+// the count, sum and Youngs–Cramer sum of squares avg and stddev_samp
+// keep; the deviation is stddev_samp's final step on it, sqrt(Sxx/(n-1)),
+// done in Go. Min and max run on the native values (text under "C"),
+// whose results alone are cast to text. A format costs a regular
+// expression per non-blank value, PostgreSQL's dearest operation here
+// (about a microsecond a value, in the regex engine itself): on the
+// 12-column benchmark table (cmd/dqs-scanbench, docs/bench-scan.md) one
+// format on one column adds about half the time of all the other figures.
+// The sample pass costs about a microsecond per sampled value (mostly
+// the grouping), whatever the table's size.
 //
 // Precision. Counts, nulls, blanks, min, max, mean and standard deviation
 // are exact (float8 sums for the mean and deviation of integers and
-// floats: exact to about 1e-12 relative). Quantiles are exact on tables
-// of at most SampleRows rows;
+// floats: exact to about 1e-12 relative, and since parallel workers add
+// their partial sums in the order they finish, two runs may differ in
+// the last digits, about 1e-15 relative; numeric in exact numeric
+// arithmetic). Quantiles are exact on tables of at most SampleRows rows;
 // past that SYSTEM sampling reads whole pages at random, so a quantile's
 // rank error is about 0.5/sqrt(pages read): under 1% for columns whose
 // order does not follow the physical order, about 1.5% (3% at worst in
@@ -134,6 +167,14 @@ var maxColumns = connectors.MaxColumns
 
 // idleConns is how many connections a Source keeps open between calls.
 const idleConns = 2
+
+// parallelWorkers is the session's max_parallel_workers_per_gather: the
+// most workers a parallel scan (Profile's full pass) may start besides
+// the leader. It is PostgreSQL's default, set so that a server or role
+// configured lower still runs the pass in parallel; more is not asked of
+// a server that also serves others (on the 2-core bench machine, 4
+// workers took as long as 2 and a third more CPU).
+const parallelWorkers = 2
 
 var sslModes = map[string]bool{
 	"disable": true, "allow": true, "prefer": true,
@@ -273,6 +314,14 @@ func newSource(opts connectors.Options) (*Source, error) {
 		"DateStyle":                     "ISO, YMD",
 		"IntervalStyle":                 "postgres",
 		"extra_float_digits":            "3",
+		// No JIT: Profile's queries hold hundreds of expressions, and JIT
+		// compiles them again in every process of a parallel query, in
+		// time that grows with the width, not the rows (see Cost in the
+		// package doc).
+		"jit": "off",
+		// Profile's full pass is a parallel aggregate (the server's
+		// max_parallel_workers and max_worker_processes still bound it).
+		"max_parallel_workers_per_gather": strconv.Itoa(parallelWorkers),
 	}
 	// A cancelled context sends the server a cancel request (through the
 	// dialer) so that it stops the query, then, should the server not

@@ -174,27 +174,62 @@ func deref(s *string) string {
 	return *s
 }
 
-// notNumber is the condition that leaves NaN and infinities out of a
-// float column's numbers, as the file engine does.
-func notNumber(c column, ref string) string {
+// isNumber is the condition that keeps a float column's numbers, leaving
+// NaN and infinities out as the file engine does. PostgreSQL sorts NaN
+// above every number and infinity, so two comparisons decide it for
+// floats (one call each, where an IN list made three), and one for
+// numeric, whose infinities (PostgreSQL 14 and later) stay numbers as
+// they always have here. Other types hold only numbers.
+func isNumber(c column, ref string) string {
 	switch c.typ {
 	case "float4", "float8":
-		return ref + ` IN ('NaN', 'Infinity', '-Infinity')`
+		return ref + ` > '-Infinity' AND ` + ref + ` < 'Infinity'`
 	case "numeric":
-		return ref + ` = 'NaN'`
+		return ref + ` < 'NaN'`
 	}
-	return "false"
+	return "true"
 }
+
+// maxParallelAggregates is the most aggregates the full pass may hold and
+// still run as a parallel aggregate (PostgreSQL's 1664 columns a row, with
+// a margin): about 320 integer columns, 400 text ones.
+const maxParallelAggregates = 1600
 
 // slots records where a column's aggregates sit in the result array
 // (-1: not computed).
 type slots struct {
-	count, empty, min, max, mean, sd, format int
+	count, empty, min, max, format int
+	numbers                        int // values of the mean and deviation (regr_count)
+	mean                           int
+	sxx                            int // sum of squared deviations from the mean (regr_sxx)
+	sd                             int // stddev_samp, for numeric
+	trues                          int // booleans: true values
 }
 
 // fullPass is aggregate query 1: one pass over the whole table. Its
 // result is one text array, since a target list holds at most 1664
 // entries and a wide table's aggregates would not fit in columns.
+//
+// The pass runs as a parallel aggregate (every aggregate and operator in
+// it is parallel safe) and costs, per row, one transition per aggregate
+// and one call per FILTER: that count, not the reading of the table, is
+// what its time is made of, so each column gets the fewest:
+//
+//   - integers: min, max and one float8_regr_accum state (regr_count,
+//     regr_avgx and regr_sxx read the same state, so PostgreSQL keeps one:
+//     the count, float8 sum and Youngs–Cramer sum of squares that avg and
+//     stddev_samp keep); the count of non-null values is regr_count's;
+//   - floats: count, min over values above -Infinity, max over values
+//     below Infinity (a NaN or infinite result means no number: NaN sorts
+//     above Infinity), and the regr state over finite values;
+//   - numeric: count, min (NaN only when every value is NaN), max, avg
+//     and stddev_samp over values below NaN, in exact numeric arithmetic;
+//   - booleans: count and count of true values (min and max follow);
+//   - text: count, blanks, min and max of non-blank values, in byte order;
+//   - other ordered types: count, min, max.
+//
+// Aggregates run on the native values; only their results are cast to
+// text.
 func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident string, cols []column, p *TableProfile) error {
 	var exprs []string
 	var args []any
@@ -210,36 +245,53 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 	for i, c := range cols {
 		ref := pgx.Identifier{c.name}.Sanitize()
 		text := textOf(ref, c)
-		sl[i] = slots{count: add("count(" + ref + ")"), empty: -1, min: -1, max: -1, mean: -1, sd: -1, format: -1}
+		sl[i] = slots{count: -1, numbers: -1, mean: -1, sxx: -1, sd: -1, trues: -1, empty: -1, min: -1, max: -1, format: -1}
 		// Blank: made of blank characters, all below '!'; the byte
-		// comparison spares most values the btrim, which allocates (and
-		// halves the cost of a text column's aggregates).
+		// comparison spares most values the btrim, which allocates.
 		isBlank := fmt.Sprintf(`(%s COLLATE "C" < '!' AND btrim(%s, %s) = '')`, text, text, blank)
 		nonBlank := "NOT " + isBlank
-		switch c.class {
-		case classText:
+		switch {
+		case c.class == classNumber && c.typ == "numeric":
+			filter := " FILTER (WHERE " + isNumber(c, ref) + ")"
+			sl[i].count = add("count(" + ref + ")")
+			sl[i].min = add("min(" + ref + ")")
+			sl[i].max = add("max(" + ref + ")" + filter)
+			sl[i].mean = add("avg(" + ref + ")" + filter)
+			sl[i].sd = add("stddev_samp(" + ref + ")" + filter)
+		case c.class == classNumber:
+			// regr_*(Y, X) over pairs with Y constant: X's count, mean
+			// and sum of squares, in one shared state.
+			x := "0, " + ref + "::float8"
+			filter := ""
+			if c.float {
+				filter = " FILTER (WHERE " + isNumber(c, ref) + ")"
+				sl[i].count = add("count(" + ref + ")")
+				sl[i].min = add("min(" + ref + ") FILTER (WHERE " + ref + " > '-Infinity')")
+				sl[i].max = add("max(" + ref + ") FILTER (WHERE " + ref + " < 'Infinity')")
+			} else {
+				sl[i].min = add("min(" + ref + ")")
+				sl[i].max = add("max(" + ref + ")")
+			}
+			sl[i].numbers = add("regr_count(" + x + ")" + filter)
+			sl[i].mean = add("regr_avgx(" + x + ")" + filter)
+			sl[i].sxx = add("regr_sxx(" + x + ")" + filter)
+			if !c.float {
+				sl[i].count = sl[i].numbers
+			}
+		case c.class == classText:
+			sl[i].count = add("count(" + ref + ")")
 			sl[i].empty = add("count(*) FILTER (WHERE " + isBlank + ")")
 			sl[i].min = add(fmt.Sprintf(`left(min(%s COLLATE "C") FILTER (WHERE %s), %d)`, text, nonBlank, maxValueBytes+1))
 			sl[i].max = add(fmt.Sprintf(`left(max(%s COLLATE "C") FILTER (WHERE %s), %d)`, text, nonBlank, maxValueBytes+1))
-		case classBool:
-			sl[i].min = add("bool_and(" + ref + ")")
-			sl[i].max = add("bool_or(" + ref + ")")
-		case classOrdered:
+		case c.class == classBool:
+			sl[i].count = add("count(" + ref + ")")
+			sl[i].trues = add("count(*) FILTER (WHERE " + ref + ")")
+		case c.class == classOrdered:
+			sl[i].count = add("count(" + ref + ")")
 			sl[i].min = add(fmt.Sprintf("left(min(%s)::text, %d)", ref, maxValueBytes+1))
 			sl[i].max = add(fmt.Sprintf("left(max(%s)::text, %d)", ref, maxValueBytes+1))
-		case classNumber:
-			num := ref + "::float8"
-			if c.typ == "numeric" {
-				num = ref // exact arithmetic, no overflow of float8
-			}
-			filter := " FILTER (WHERE NOT (" + notNumber(c, ref) + "))"
-			if !c.float {
-				filter = ""
-			}
-			sl[i].min = add("min(" + ref + ")" + filter)
-			sl[i].max = add("max(" + ref + ")" + filter)
-			sl[i].mean = add("avg(" + num + ")" + filter)
-			sl[i].sd = add("stddev_samp(" + num + ")" + filter)
+		default:
+			sl[i].count = add("count(" + ref + ")")
 		}
 		if c.hasFormat {
 			args = append(args, c.format)
@@ -247,6 +299,14 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 		}
 	}
 	sql := "SELECT ARRAY[\n" + strings.Join(exprs, ",\n") + "\n] FROM " + ident
+	if len(exprs) > maxParallelAggregates {
+		// A parallel plan passes every aggregate's partial state from the
+		// workers as a column, and a row holds at most 1664: past that
+		// its execution fails (54011). pg_backend_pid() is parallel
+		// restricted, and a condition without columns is tested once (a
+		// one-time filter), so this keeps the plan serial at no cost.
+		sql += " WHERE pg_backend_pid() IS NOT NULL"
+	}
 
 	vals, err := s.queryArray(ctx, conn, table, sql, args...)
 	if err != nil {
@@ -269,11 +329,45 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 		if sl[i].min >= 0 {
 			m.Min, m.Max = cut(vals[sl[i].min]), cut(vals[sl[i].max])
 		}
+		// A float column's min over values above -Infinity is NaN or
+		// Infinity, and its max below Infinity is -Infinity, only when it
+		// holds no number; numeric's unfiltered min is NaN only then.
+		switch {
+		case c.typ == "float4" || c.typ == "float8":
+			if v := deref(m.Min); v == "NaN" || v == "Infinity" {
+				m.Min = nil
+			}
+			if deref(m.Max) == "-Infinity" {
+				m.Max = nil
+			}
+		case c.typ == "numeric" && deref(m.Min) == "NaN":
+			m.Min = nil
+		}
+		if sl[i].trues >= 0 && nonNull > 0 {
+			trues := parseInt(vals[sl[i].trues])
+			lo, hi := "false", "false"
+			if trues == nonNull {
+				lo = "true"
+			}
+			if trues > 0 {
+				hi = "true"
+			}
+			m.Min, m.Max = &lo, &hi
+		}
 		if sl[i].mean >= 0 && vals[sl[i].mean] != nil {
 			m.Mean = parseFloat(vals[sl[i].mean])
 			sd := 0.0 // one value: the file engine's 0
-			if v := parseFloat(vals[sl[i].sd]); v != nil {
-				sd = *v
+			switch {
+			case sl[i].sd >= 0:
+				if v := parseFloat(vals[sl[i].sd]); v != nil {
+					sd = *v
+				}
+			case sl[i].sxx >= 0:
+				// stddev_samp's own final step, on the same state.
+				n := float64(parseInt(vals[sl[i].numbers]))
+				if sxx := parseFloat(vals[sl[i].sxx]); sxx != nil && n > 1 {
+					sd = math.Sqrt(*sxx / (n - 1))
+				}
 			}
 			m.StdDev = &sd
 		}
@@ -303,12 +397,22 @@ func SampleRows(cols int) int64 {
 }
 
 // samplePass is aggregate query 2, over a sample of about SampleRows rows
-// (the whole table when it holds no more): each sampled value becomes a
-// (column, text, number) row, grouped by column and text for the
-// distinct values, values seen once and non-null values of the sample,
-// and ordered by number for the quantiles. The one query returns a row per
-// column; unpivoting keeps its planning linear in the columns (a subquery
-// per column costs the planner the square of the width).
+// (the whole table when it holds no more), kept once (s, materialized) and
+// read twice:
+//
+//   - distinct values: each sampled value becomes a (column, text) row by
+//     unnest in the target list (a ProjectSet, which streams: a LATERAL
+//     VALUES list re-initialises its expressions for every row, and a
+//     materialized unpivot wrote every value to a tuplestore), grouped by
+//     column and text for the distinct values, values seen once and
+//     non-null values of the sample; unpivoting keeps planning linear in
+//     the columns (a subquery per column costs the planner the square of
+//     the width);
+//   - quantiles: one percentile_disc per numeric column over s, each
+//     sorting only its own numbers, gathered into one text array (one
+//     target entry, whatever the width) that every column's row indexes.
+//
+// The query returns a row per column that has a non-null sampled value.
 func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, relkind string, cols []column, p *TableProfile) error {
 	target := SampleRows(len(cols))
 	exact := p.Rows <= target
@@ -324,27 +428,41 @@ func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, r
 			args = append(args, math.Min(100, 100*frac))
 		}
 	}
+	qv := make([]string, len(QuantileValues))
+	for i, q := range QuantileValues {
+		qv[i] = strconv.FormatFloat(q, 'f', -1, 64)
+	}
 	sel := make([]string, len(cols))
-	vals := make([]string, len(cols))
+	idx := make([]string, len(cols))
+	keys := make([]string, len(cols))
+	quants := make([]string, len(cols))
+	numbers := false
 	for i, c := range cols {
 		ref := fmt.Sprintf("c%d", i)
 		sel[i] = fmt.Sprintf("%s AS %s", pgx.Identifier{c.name}.Sanitize(), ref)
-		x := "NULL::float8"
+		idx[i] = strconv.Itoa(i)
+		keys[i] = ref + "::text"
+		quants[i] = "NULL::text"
 		if c.class == classNumber {
-			x = fmt.Sprintf("CASE WHEN %s THEN NULL ELSE %s::float8 END", notNumber(c, ref), ref)
+			x := ref + "::float8"
+			if c.float {
+				x = "CASE WHEN " + isNumber(c, ref) + " THEN " + x + " END"
+			}
+			quants[i] = "(percentile_disc(ARRAY[" + strings.Join(qv, ",") + "]::float8[]) WITHIN GROUP (ORDER BY " + x + "))::text"
+			numbers = true
 		}
-		vals[i] = fmt.Sprintf("(%d, %s::text, %s)", i, ref, x)
 	}
-	qs := make([]string, len(QuantileValues))
-	for i, q := range QuantileValues {
-		qs[i] = strconv.FormatFloat(q, 'f', -1, 64)
+	sql := `WITH s AS MATERIALIZED (SELECT ` + strings.Join(sel, ", ") + ` FROM ` + from + `),
+g AS (SELECT i, count(*) AS n FROM (SELECT unnest('{` + strings.Join(idx, ",") + `}'::int4[]) AS i, unnest(ARRAY[` + strings.Join(keys, ", ") + `]) AS k FROM s) u WHERE k IS NOT NULL GROUP BY i, k),
+d AS (SELECT i, count(*) AS d, count(*) FILTER (WHERE n = 1) AS f1, sum(n)::int8 AS n FROM g GROUP BY i)`
+	if numbers {
+		sql += `,
+q AS (SELECT ARRAY[` + strings.Join(quants, ", ") + `] AS qs FROM s)
+SELECT d.i, d.d, d.f1, d.n, q.qs[d.i + 1]::float8[] FROM d CROSS JOIN q`
+	} else {
+		sql += `
+SELECT d.i, d.d, d.f1, d.n, NULL::float8[] FROM d`
 	}
-	sql := `WITH s AS (SELECT ` + strings.Join(sel, ", ") + ` FROM ` + from + `),
-u AS MATERIALIZED (SELECT v.i, v.k, v.x FROM s CROSS JOIN LATERAL (VALUES ` + strings.Join(vals, ", ") + `) AS v(i, k, x) WHERE v.k IS NOT NULL),
-g AS (SELECT i, count(*) AS n FROM u GROUP BY i, k),
-d AS (SELECT i, count(*) AS d, count(*) FILTER (WHERE n = 1) AS f1, sum(n) AS n FROM g GROUP BY i),
-q AS (SELECT i, percentile_disc(ARRAY[` + strings.Join(qs, ",") + `]::float8[]) WITHIN GROUP (ORDER BY x) AS qs FROM u WHERE x IS NOT NULL GROUP BY i)
-SELECT d.i, d.d, d.f1, d.n::int8, q.qs FROM d LEFT JOIN q ON q.i = d.i`
 
 	qctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
