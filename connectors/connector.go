@@ -101,12 +101,20 @@ type Connector interface {
 	Close() error
 }
 
-// ObjectSource is a connector over files: s3, gcs.
+// ObjectSource is a connector over files: s3, gcs. NewRemoteFile makes
+// one of its objects a file the readers take, read by ranges.
 type ObjectSource interface {
 	Connector
-	// Open streams one object listed by List; key is Table.Name. A key
-	// outside the configured prefix is refused (ErrNotFound).
-	Open(ctx context.Context, key string) (io.ReadCloser, error)
+	// Open streams length bytes of one object listed by List from byte
+	// offset; key is Table.Name. length < 0 streams to the end of the
+	// object; offset 0 with length < 0 is the whole object. A range
+	// running past the end stops at the end. An offset at or beyond the
+	// end (the store's "range not satisfiable", S3's 416 InvalidRange),
+	// and length 0, give an empty stream (its first Read returns io.EOF),
+	// never an error; the object must still exist. A negative offset is
+	// refused (ErrInvalid). A key outside the configured prefix is
+	// refused (ErrNotFound), as is a missing object.
+	Open(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error)
 }
 
 // TableSource is a connector over tables: postgresql, bigquery,

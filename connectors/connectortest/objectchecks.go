@@ -100,7 +100,7 @@ func MustOpen[S interface{ Close() error }](t testing.TB, open func(context.Cont
 // timeout.
 func CheckStreamOutlivesTimeout(t *testing.T, src connectors.ObjectSource, timeout time.Duration, key string, data []byte) {
 	t.Helper()
-	rc, err := src.Open(t.Context(), key)
+	rc, err := src.Open(t.Context(), key, 0, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func CheckCancelMidStream(t *testing.T, src connectors.ObjectSource, key string)
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	rc, err := src.Open(ctx, key)
+	rc, err := src.Open(ctx, key, 0, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

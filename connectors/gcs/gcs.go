@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"sort"
 	"strconv"
@@ -229,27 +230,98 @@ func (s *Source) List(ctx context.Context) ([]connectors.Table, error) {
 	return out, nil
 }
 
-// Open streams one object. Options.Timeout bounds obtaining it (up to the
-// response headers); the body then streams for as long as ctx lives.
-func (s *Source) Open(ctx context.Context, key string) (io.ReadCloser, error) {
+// Open streams length bytes of one object from offset (length < 0: to
+// the end), as connectors.ObjectSource.Open says, with the library's
+// NewRangeReader (a Range header; none for the whole object). GCS answers
+// an offset at or beyond the end with 416, which Open returns as an empty
+// stream; length 0 asks for one byte, to learn that the object exists
+// (the library would fetch the whole object for it on the JSON API), and
+// returns an empty stream. Options.Timeout bounds obtaining the object (up
+// to the response headers); the body then streams for as long as ctx
+// lives.
+func (s *Source) Open(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error) {
 	if !connectors.KeyUnder(s.prefix, key) {
 		return nil, fmt.Errorf("%w: object %q is not under the source's prefix", connectors.ErrNotFound, connectors.Clip(key, 200))
 	}
+	if offset < 0 {
+		return nil, fmt.Errorf("%w: gcs read of object %q from negative offset %d", connectors.ErrInvalid, connectors.Clip(key, 200), offset)
+	}
+	probe := length == 0
+	switch {
+	case probe:
+		length = 1
+	case length < 0:
+		length = -1 // the library's "to the end"
+	case length > math.MaxInt64-offset:
+		length = -1 // past any object's end: the same range
+	}
 	body, octx, err := connectors.OpenWithin(ctx, s.timeout, func(octx context.Context) (io.ReadCloser, error) {
-		r, err := s.bucket.Object(key).NewReader(octx)
+		r, err := s.bucket.Object(key).NewRangeReader(octx, offset, length)
 		if err != nil {
 			return nil, err
 		}
-		return r, nil
+		return fromOffset(r, offset, length), nil
 	})
 	if err != nil {
 		if errors.Is(err, storage.ErrObjectNotExist) && ctx.Err() == nil {
 			return nil, fmt.Errorf("%w: object %q in gcs bucket %q", connectors.ErrNotFound, connectors.Clip(key, 200), s.name)
 		}
+		var ge *googleapi.Error
+		if errors.As(err, &ge) && ge.Code == http.StatusRequestedRangeNotSatisfiable && ctx.Err() == nil {
+			return http.NoBody, nil
+		}
 		return nil, s.mapErr(ctx, octx, "read", err)
+	}
+	if probe {
+		body.Close()
+		return http.NoBody, nil
 	}
 	return body, nil
 }
+
+// fromOffset returns r's stream as the range asked for. GCS serves an
+// object stored gzip-compressed (Content-Encoding: gzip) decompressed and
+// whole, whatever the range ("decompressive transcoding"), and the
+// library passes that on: the bytes before offset are then skipped as
+// they are read and the stream is cut at length. (List's size of such an
+// object is its compressed size.)
+func fromOffset(r *storage.Reader, offset, length int64) io.ReadCloser {
+	if r.Attrs.Decompressed || r.Attrs.StartOffset != offset || (length >= 0 && (r.Remain() < 0 || r.Remain() > length)) {
+		return &rangeOf{r: r, skip: max(0, offset-r.Attrs.StartOffset), left: length}
+	}
+	return r
+}
+
+// rangeOf is fromOffset's stream: it discards skip bytes of r, then
+// returns left bytes of it (all of them when left < 0).
+type rangeOf struct {
+	r    *storage.Reader
+	skip int64
+	left int64
+}
+
+func (g *rangeOf) Read(p []byte) (int, error) {
+	if g.skip > 0 {
+		n, err := io.CopyN(io.Discard, g.r, g.skip)
+		g.skip -= n
+		if err != nil {
+			return 0, err
+		}
+	}
+	if g.left == 0 {
+		return 0, io.EOF
+	}
+	if g.left > 0 && int64(len(p)) > g.left {
+		p = p[:g.left]
+	}
+	n, err := g.r.Read(p)
+	if g.left > 0 {
+		g.left -= int64(n)
+	}
+	return n, err
+}
+
+func (g *rangeOf) Close() error { return g.r.Close() }
 
 // mapErr turns a library error into a short message wrapping a connectors
 // sentinel. Nothing of the library's message is kept (it may quote the

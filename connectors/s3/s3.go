@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
 	"sort"
@@ -202,14 +203,31 @@ func (s *Source) List(ctx context.Context) ([]connectors.Table, error) {
 	return out, nil
 }
 
-// Open streams one object. Options.Timeout bounds obtaining it (up to the
+// Open streams length bytes of one object from offset (length < 0: to
+// the end), as connectors.ObjectSource.Open says: a GetObject with a Range
+// header ("bytes=off-" or "bytes=off-end"; none for the whole object).
+// S3 answers an offset at or beyond the end (and any range of an empty
+// object) with 416 InvalidRange, which Open returns as an empty stream;
+// length 0 asks for one byte, to learn that the object exists, and returns
+// an empty stream. Options.Timeout bounds obtaining the object (up to the
 // response headers); the body then streams for as long as ctx lives.
-func (s *Source) Open(ctx context.Context, key string) (io.ReadCloser, error) {
+func (s *Source) Open(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error) {
 	if !connectors.KeyUnder(s.prefix, key) {
 		return nil, fmt.Errorf("%w: object %q is not under the source's prefix", connectors.ErrNotFound, connectors.Clip(key, 200))
 	}
+	if offset < 0 {
+		return nil, fmt.Errorf("%w: s3 read of object %q from negative offset %d", connectors.ErrInvalid, connectors.Clip(key, 200), offset)
+	}
+	probe := length == 0
+	if probe {
+		length = 1
+	}
+	in := &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)}
+	if r := byteRange(offset, length); r != "" {
+		in.Range = aws.String(r)
+	}
 	body, octx, err := connectors.OpenWithin(ctx, s.timeout, func(octx context.Context) (io.ReadCloser, error) {
-		out, err := s.client.GetObject(octx, &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
+		out, err := s.client.GetObject(octx, in)
 		if err != nil {
 			return nil, err
 		}
@@ -220,9 +238,44 @@ func (s *Source) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 		if errors.As(err, &nk) && (nk.ErrorCode() == "NoSuchKey" || nk.ErrorCode() == "NotFound") {
 			return nil, fmt.Errorf("%w: object %q in s3 bucket %q", connectors.ErrNotFound, connectors.Clip(key, 200), s.bucket)
 		}
+		if ctx.Err() == nil && notSatisfiable(err) {
+			return http.NoBody, nil
+		}
 		return nil, s.mapErr(ctx, octx, "read", err, "")
 	}
+	if probe {
+		body.Close()
+		return http.NoBody, nil
+	}
 	return body, nil
+}
+
+// byteRange is the Range header of length bytes from offset (length < 0:
+// to the end); "" for the whole object, which S3 serves for an empty
+// object too, where it refuses any range.
+func byteRange(offset, length int64) string {
+	switch {
+	case length < 0 && offset == 0:
+		return ""
+	case length < 0:
+		return fmt.Sprintf("bytes=%d-", offset)
+	case length > math.MaxInt64-offset:
+		// Past any object's end: to the end is the same range.
+		return fmt.Sprintf("bytes=%d-", offset)
+	default:
+		return fmt.Sprintf("bytes=%d-%d", offset, offset+length-1)
+	}
+}
+
+// notSatisfiable reports S3's answer to a range starting at or beyond the
+// object's end: 416 InvalidRange.
+func notSatisfiable(err error) bool {
+	var re interface{ HTTPStatusCode() int }
+	if errors.As(err, &re) && re.HTTPStatusCode() == http.StatusRequestedRangeNotSatisfiable {
+		return true
+	}
+	var ae smithy.APIError
+	return errors.As(err, &ae) && ae.ErrorCode() == "InvalidRange"
 }
 
 // mapErr turns an SDK error into a short message wrapping a connectors
