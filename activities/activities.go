@@ -19,6 +19,7 @@ import (
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/secrets"
+	"github.com/dqs/dqs/sources"
 	"github.com/dqs/dqs/spool"
 	"github.com/dqs/dqs/webhook"
 	"go.temporal.io/sdk/temporal"
@@ -43,6 +44,8 @@ type Activities struct {
 	// Memory bounds what analysing a file may take, from the process's
 	// pool (shared with the API's prescans in a single process).
 	Memory analysis.Limits
+	// Sources opens data sources for scans, through the network guard.
+	Sources *sources.Service
 	// Spool holds the stored files being analysed; a process's leftovers
 	// are removed when the next starts. nil: the system's temporary
 	// directory.

@@ -105,6 +105,42 @@ var listRoutes = []listRoute{
 		},
 	},
 	{
+		// A source's scans, seeded through the store as scans are
+		// written, under the organisation's only source.
+		path: "/api/v1/sources/:id/scans", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			id := seedSource(env, admin)
+			for range seededItems {
+				if err := env.App.Stores.Scans.Create(context.Background(), admin.OrgID, &models.Scan{SourceID: id}); err != nil {
+					env.T.Fatal(err)
+				}
+			}
+		},
+		at: func(env *servicetest.Env, admin *servicetest.Session) string {
+			src := env.Must(200, "GET", "/api/v1/sources", admin.Access, nil).List()[0]
+			return fmt.Sprintf("/api/v1/sources/%v/scans", src["id"])
+		},
+	},
+	{
+		// A metric's history, seeded through the store as scans record it.
+		path: "/api/v1/sources/:id/metrics/:metric/history", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			id := seedSource(env, admin)
+			var points []models.MetricPoint
+			for i := range seededItems {
+				points = append(points, models.MetricPoint{SourceID: id, ScanID: fmt.Sprint("scn_", i), TableName: "t", Metric: "row_count",
+					Value: float64(i), RecordedAt: time.Now().UTC().Add(time.Duration(i) * time.Second)})
+			}
+			if err := env.App.Stores.MetricPoints.Record(context.Background(), admin.OrgID, points); err != nil {
+				env.T.Fatal(err)
+			}
+		},
+		at: func(env *servicetest.Env, admin *servicetest.Session) string {
+			src := env.Must(200, "GET", "/api/v1/sources", admin.Access, nil).List()[0]
+			return fmt.Sprintf("/api/v1/sources/%v/metrics/row_count/history", src["id"])
+		},
+	},
+	{
 		// SPEC.md gives the audit log its own default page size (50) and
 		// shapes its data as {logs, total}. The event filter proves total
 		// counts the query's matches, not the organisation's whole log
@@ -137,8 +173,11 @@ func seedAPIKeys(env *servicetest.Env, admin *servicetest.Session) {
 // unprobed names the GET routes the list detector cannot call with a
 // real resource, and why each is not a list.
 var unprobed = map[string]string{
-	"GET /api/v1/blobs/:token":      "serves the bytes of a signed blob token, never JSON",
-	"GET /ws/jobs/:job_id/progress": "a WebSocket upgrade; a plain GET is refused before any body",
+	"GET /api/v1/blobs/:token":                        "serves the bytes of a signed blob token, never JSON",
+	"GET /ws/jobs/:job_id/progress":                   "a WebSocket upgrade; a plain GET is refused before any body",
+	"GET /api/v1/sources/:id/scans/:scan_id":          "one scan with its results",
+	"GET /api/v1/public/scan/:scan_id/status":         "one scan's status",
+	"GET /api/v1/sources/:id/metrics/:metric/history": "a list named by a metric, not by an id: walked in listRoutes",
 }
 
 // pageCase is one valid query and the page it must answer, in items of
@@ -336,4 +375,11 @@ func TestListPagination(t *testing.T) {
 			t.Errorf("unprobed names %s, which the router does not serve: remove it", k)
 		}
 	}
+}
+
+// seedSource makes the organisation's only source and returns its id.
+func seedSource(env *servicetest.Env, admin *servicetest.Session) int64 {
+	src := env.Must(201, "POST", "/api/v1/sources", admin.Access, map[string]any{"name": servicetest.Unique("lake"), "type": "s3",
+		"credentials": map[string]any{"bucket": "acme-data"}}).Data()
+	return int64(src["id"].(float64))
 }

@@ -134,9 +134,15 @@ func (s *Server) routeTable() []route {
 		{Method: "PATCH", Path: v1 + "/sources/:id", Access: Any, Handle: s.updateSource},
 		{Method: "DELETE", Path: v1 + "/sources/:id", Access: Any, Role: admin, Handle: s.deleteSource},
 		{Method: "GET", Path: v1 + "/sources/:id/files", Access: Any, Handle: s.listSourceFiles},
+		{Method: "POST", Path: v1 + "/sources/:id/scan", Access: Any, Scope: models.ScopeScan, Limit: limitJobs, Handle: s.startScan},
+		{Method: "GET", Path: v1 + "/sources/:id/scans", Access: Any, Handle: s.listScans},
+		{Method: "GET", Path: v1 + "/sources/:id/scans/:scan_id", Access: Any, Handle: s.getScan},
+		{Method: "GET", Path: v1 + "/sources/:id/metrics/:metric/history", Access: Any, Handle: s.metricHistory},
 		{Method: "GET", Path: v1 + "/blobs/:token", Access: Public, Handle: s.serveBlob},
 		{Method: "POST", Path: v1 + "/public/upload", Access: Any, Scope: models.ScopeScan, Limit: limitUpload, Handle: s.publicUpload},
 		{Method: "GET", Path: v1 + "/public/jobs/:job_id", Access: Any, Handle: s.publicJob},
+		{Method: "POST", Path: v1 + "/public/scan/trigger", Access: Any, Scope: models.ScopeScan, Limit: limitJobs, Handle: s.publicScanTrigger},
+		{Method: "GET", Path: v1 + "/public/scan/:scan_id/status", Access: Any, Scope: models.ScopeScan, Handle: s.publicScanStatus},
 		{Method: "GET", Path: "/ws/jobs/:job_id/progress", Access: Session, Limit: limitWebSocket, QueryToken: true, Handle: s.jobProgressSocket},
 	}
 }

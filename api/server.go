@@ -19,6 +19,7 @@ import (
 	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
+	"github.com/dqs/dqs/scans"
 	"github.com/dqs/dqs/secrets"
 	"github.com/dqs/dqs/sources"
 	"github.com/dqs/dqs/spool"
@@ -50,7 +51,9 @@ type Deps struct {
 	Jobs *jobs.Service
 	// Sources manages data sources.
 	Sources *sources.Service
-	Blobs   blob.Store
+	// Scans starts scans of sources.
+	Scans *scans.Service
+	Blobs blob.Store
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.
 	LocalBlobs BlobURLVerifier

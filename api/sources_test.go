@@ -33,6 +33,18 @@ const (
 // bucketServer is an S3-compatible server holding sourceBucket with a
 // few objects.
 func bucketServer(t *testing.T) string {
+	url, _ := bucketWith(t, map[string]string{
+		"exports/customers.csv": "name,email\nAda,ada@example.com\n",
+		"exports/orders.jsonl":  `{"id":1}` + "\n",
+		"exports/readme.md":     "not a data file",
+		"other/outside.csv":     "a\n1\n",
+	})
+	return url
+}
+
+// bucketWith is an S3-compatible server holding sourceBucket with
+// objects, and a function that stores (or replaces) one more.
+func bucketWith(t *testing.T, objects map[string]string) (url string, put func(key, body string)) {
 	t.Helper()
 	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"} {
 		t.Setenv(k, "")
@@ -41,19 +53,17 @@ func bucketServer(t *testing.T) string {
 	if err := backend.CreateBucket(sourceBucket); err != nil {
 		t.Fatal(err)
 	}
-	for key, body := range map[string]string{
-		"exports/customers.csv": "name,email\nAda,ada@example.com\n",
-		"exports/orders.jsonl":  `{"id":1}` + "\n",
-		"exports/readme.md":     "not a data file",
-		"other/outside.csv":     "a\n1\n",
-	} {
+	put = func(key, body string) {
 		if _, err := backend.PutObject(sourceBucket, key, map[string]string{}, bytes.NewReader([]byte(body)), int64(len(body)), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
+	for key, body := range objects {
+		put(key, body)
+	}
 	srv := httptest.NewServer(gofakes3.New(backend).Server())
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, put
 }
 
 func s3Source(name, endpoint string) map[string]any {
@@ -282,33 +292,63 @@ func TestSourcesOfAnotherOrganisationAreNotFound(t *testing.T) {
 // TestPostgresSourceListsItsSchema connects to the real PostgreSQL of the
 // tests, as the README's walk-through does with the local one, and lists a
 // schema of its own.
-func TestPostgresSourceListsItsSchema(t *testing.T) {
-	dsn := modelstest.URL(t, models.Postgres) // a schema of its own, dropped after
+// pgSchema is a PostgreSQL schema of the test's own (dropped after it)
+// that a postgresql source reaches with creds; exec and query run SQL in
+// it, $S standing for the quoted schema.
+type pgSchema struct {
+	t      *testing.T
+	db     *models.DB
+	schema string
+	creds  map[string]any
+}
+
+func newPGSchema(t *testing.T) *pgSchema {
+	t.Helper()
+	dsn := modelstest.URL(t, models.Postgres)
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema := u.Query().Get("search_path")
 	db, err := models.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	for _, stmt := range []string{
-		fmt.Sprintf(`CREATE TABLE %q.customers (id int, email text)`, schema),
-		fmt.Sprintf(`INSERT INTO %q.customers SELECT g, 'c' || g || '@example.com' FROM generate_series(1, 500) g`, schema),
-		fmt.Sprintf(`ANALYZE %q.customers`, schema),
-	} {
-		if err := db.Gorm.Exec(stmt).Error; err != nil {
-			t.Fatal(err)
-		}
-	}
+	t.Cleanup(func() { db.Close() })
 	password, _ := u.User.Password()
 	creds := map[string]any{"host": u.Hostname(), "port": u.Port(), "database": strings.TrimPrefix(u.Path, "/"),
 		"username": u.User.Username(), "password": password, "sslmode": "disable"}
 	if creds["port"] == "" {
 		creds["port"] = "5432"
 	}
+	return &pgSchema{t: t, db: db, schema: u.Query().Get("search_path"), creds: creds}
+}
+
+func (p *pgSchema) sql(s string) string {
+	return strings.ReplaceAll(s, "$S", fmt.Sprintf("%q", p.schema))
+}
+
+func (p *pgSchema) exec(s string) {
+	p.t.Helper()
+	if err := p.db.Gorm.Exec(p.sql(s)).Error; err != nil {
+		p.t.Fatalf("%s: %v", s, err)
+	}
+}
+
+func (p *pgSchema) query(s string) float64 {
+	p.t.Helper()
+	var v float64
+	if err := p.db.Gorm.Raw(p.sql(s)).Scan(&v).Error; err != nil {
+		p.t.Fatalf("%s: %v", s, err)
+	}
+	return v
+}
+
+func TestPostgresSourceListsItsSchema(t *testing.T) {
+	pg := newPGSchema(t)
+	pg.exec(`CREATE TABLE $S.customers (id int, email text)`)
+	pg.exec(`INSERT INTO $S.customers SELECT g, 'c' || g || '@example.com' FROM generate_series(1, 500) g`)
+	pg.exec(`ANALYZE $S.customers`)
+	schema, creds := pg.schema, pg.creds
 	body := map[string]any{"type": "postgresql", "credentials": creds, "config": map[string]any{"schema": schema}}
 
 	env := servicetest.Start(t, servicetest.Options{Configure: allowLoopback})

@@ -1,13 +1,16 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/dqs/dqs/api"
 	"strings"
 	"testing"
 
 	"github.com/dqs/dqs/internal/servicetest"
+	"github.com/dqs/dqs/models"
 	"github.com/google/uuid"
 )
 
@@ -112,25 +115,54 @@ func analysedJob(env *servicetest.Env, a *servicetest.Session) (jobID, fileID st
 
 // resources names, for every route that takes an id, how to make one.
 var resources = map[string]ownedResource{
-	"GET /api/v1/jobs/:job_id":               jobOfA,
-	"GET /api/v1/public/jobs/:job_id":        jobOfA,
-	"GET /ws/jobs/:job_id/progress":          jobOfA,
-	"POST /api/v1/jobs/:job_id/files":        createdJobOfA,
-	"POST /api/v1/jobs/:job_id/start":        createdJobOfA,
-	"DELETE /api/v1/jobs/:job_id/files":      storedJobOfA,
-	"POST /api/v1/files/:id/reanalyze":       analysedFileOfA,
-	"GET /api/v1/files/:id":                  fileOfA,
-	"GET /api/v1/files/:id/download":         fileOfA,
-	"PATCH /api/v1/users/:id":                userOfA,
-	"DELETE /api/v1/users/:id":               userOfA,
-	"DELETE /api/v1/api-keys/:id":            apiKeyOfA,
-	"PATCH /api/v1/webhooks/:webhook_id":     webhookOfA,
-	"DELETE /api/v1/webhooks/:webhook_id":    webhookOfA,
-	"POST /api/v1/webhooks/:webhook_id/test": webhookOfA,
-	"GET /api/v1/sources/:id":                sourceOfA,
-	"PATCH /api/v1/sources/:id":              sourceOfA,
-	"DELETE /api/v1/sources/:id":             sourceOfA,
-	"GET /api/v1/sources/:id/files":          sourceOfA,
+	"GET /api/v1/jobs/:job_id":                        jobOfA,
+	"GET /api/v1/public/jobs/:job_id":                 jobOfA,
+	"GET /ws/jobs/:job_id/progress":                   jobOfA,
+	"POST /api/v1/jobs/:job_id/files":                 createdJobOfA,
+	"POST /api/v1/jobs/:job_id/start":                 createdJobOfA,
+	"DELETE /api/v1/jobs/:job_id/files":               storedJobOfA,
+	"POST /api/v1/files/:id/reanalyze":                analysedFileOfA,
+	"GET /api/v1/files/:id":                           fileOfA,
+	"GET /api/v1/files/:id/download":                  fileOfA,
+	"PATCH /api/v1/users/:id":                         userOfA,
+	"DELETE /api/v1/users/:id":                        userOfA,
+	"DELETE /api/v1/api-keys/:id":                     apiKeyOfA,
+	"PATCH /api/v1/webhooks/:webhook_id":              webhookOfA,
+	"DELETE /api/v1/webhooks/:webhook_id":             webhookOfA,
+	"POST /api/v1/webhooks/:webhook_id/test":          webhookOfA,
+	"GET /api/v1/sources/:id":                         sourceOfA,
+	"PATCH /api/v1/sources/:id":                       sourceOfA,
+	"DELETE /api/v1/sources/:id":                      sourceOfA,
+	"GET /api/v1/sources/:id/files":                   sourceOfA,
+	"POST /api/v1/sources/:id/scan":                   sourceToScanOfA,
+	"GET /api/v1/sources/:id/scans":                   sourceOfA,
+	"GET /api/v1/sources/:id/scans/:scan_id":          sourceOfA,
+	"GET /api/v1/sources/:id/metrics/:metric/history": sourceOfA,
+	"GET /api/v1/public/scan/:scan_id/status":         scanOfA,
+}
+
+// sourceToScanOfA makes a source of org A that must stay unscanned.
+func sourceToScanOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	id, _, _ := sourceOfA(env, a)
+	return id, nil, func() bool {
+		got := env.Do("GET", "/api/v1/sources/"+id+"/scans", a.Access, nil)
+		return got.Status == 200 && len(got.List()) == 0
+	}
+}
+
+// scanOfA makes a scan of org A (written through the store, as a scan
+// request writes it) that must stay queued.
+func scanOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	id, _, _ := sourceOfA(env, a)
+	src, _ := strconv.ParseInt(id, 10, 64)
+	sc := &models.Scan{SourceID: src}
+	if err := env.App.Stores.Scans.Create(context.Background(), a.OrgID, sc); err != nil {
+		env.T.Fatal(err)
+	}
+	return sc.ID, nil, func() bool {
+		got, err := env.App.Stores.Scans.Get(context.Background(), a.OrgID, sc.ID)
+		return err == nil && got.Status == models.ScanQueued
+	}
 }
 
 // TestOtherOrganisationsIDsLookMissing walks every route with an id and

@@ -32,6 +32,7 @@ import (
 	"github.com/dqs/dqs/netguard"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/retention"
+	"github.com/dqs/dqs/scans"
 	"github.com/dqs/dqs/secrets"
 	"github.com/dqs/dqs/sources"
 	"github.com/dqs/dqs/spool"
@@ -184,8 +185,9 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	guard, sender := newWebhookSender(opt)
 	memory := analysis.Limits{FileMemory: cfg.FileMemoryBudget, Pool: membudget.NewPool(cfg.MemoryBudget)}
 	setSoftMemoryLimit(cfg)
+	sourcesSvc := &sources.Service{Stores: a.Stores, Secrets: box, Guard: netguard.New(cfg.SourceGuard()), Audit: a.Audit, Logger: a.Logger}
 	if opt.Worker {
-		acts := &activities.Activities{Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
+		acts := &activities.Activities{Sources: sourcesSvc, Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
 			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger),
 			Events:   events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}},
 			Webhooks: sender, Secrets: box, Memory: memory, Spool: a.Spool}
@@ -205,7 +207,8 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Jobs:    &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
-			Sources: &sources.Service{Stores: a.Stores, Secrets: box, Guard: netguard.New(cfg.SourceGuard()), Audit: a.Audit, Logger: a.Logger},
+			Sources: sourcesSvc,
+			Scans:   &scans.Service{Stores: a.Stores, Sources: sourcesSvc, Workflows: worker.Scans{Client: a.Temporal, Names: names}, Logger: a.Logger},
 			Blobs:   blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
 			Spool: a.Spool, Memory: memory, Logger: a.Logger, Version: opt.Version,
 		})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dqs/dqs/internal/fixtures"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -590,28 +591,7 @@ func TestRemoteFileSizeDiffers(t *testing.T) {
 	}
 }
 
-// fixturesDir is the shared fixtures' folder sub, as the readers' tests
-// find it: DQS_FIXTURES (relative paths from the repository root), else
-// ../shared/fixtures beside the repository; the test skips without it
-// unless DQS_REQUIRE_FIXTURES=1.
-func fixturesDir(t *testing.T, sub string) string {
-	t.Helper()
-	root := os.Getenv("DQS_FIXTURES")
-	if root == "" {
-		root = filepath.Join("..", "shared", "fixtures")
-	}
-	if !filepath.IsAbs(root) {
-		root = filepath.Join("..", root) // this package's folder is one below the root
-	}
-	p := filepath.Join(root, sub)
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("DQS_REQUIRE_FIXTURES") == "1" {
-			t.Fatalf("test fixtures %s are missing and DQS_REQUIRE_FIXTURES=1: %v", p, err)
-		}
-		t.Skipf("test fixtures %s not found (set DQS_FIXTURES to the shared fixtures folder): %v", p, err)
-	}
-	return p
-}
+func fixturesDir(t *testing.T, sub string) string { return fixtures.Dir(t, sub) }
 
 // TestRemoteFileReaders opens real files with the readers over a
 // RemoteFile and over the os.File, and gets the same columns and rows.

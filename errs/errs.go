@@ -91,6 +91,12 @@ func PayloadTooLarge(format string, args ...any) *Error {
 	return newf(http.StatusRequestEntityTooLarge, "payload_too_large", format, args...)
 }
 
+// SourceUnreachable is a data source that could not be reached or listed
+// (502): the message is the connector's, which never quotes a credential.
+func SourceUnreachable(format string, args ...any) *Error {
+	return newf(http.StatusBadGateway, "source_unreachable", format, args...)
+}
+
 // RateLimited reports a request over its rate limit.
 func RateLimited() *Error {
 	return newf(http.StatusTooManyRequests, "rate_limited", "too many requests; retry after the time in the Retry-After header")

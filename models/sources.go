@@ -540,7 +540,7 @@ type Scans struct{ db *DB }
 
 // Create stores sc, a scan of source sc.SourceID (and of schedule
 // sc.ScheduleID, when set, which must be the source's), in status queued
-// with an id NewShortID("scan") unless it has one. Tables defaults to "[]"
+// with an id NewShortID("scn") unless it has one. Tables defaults to "[]"
 // (every table); EstimatedTokens is kept, the progress fields start at zero.
 func (s Scans) Create(ctx context.Context, orgID string, sc *Scan) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
@@ -553,7 +553,7 @@ func (s Scans) Create(ctx context.Context, orgID string, sc *Scan) error {
 			}
 		}
 		if sc.ID == "" {
-			sc.ID = NewShortID("scan")
+			sc.ID = NewShortID("scn")
 		}
 		if sc.Tables == "" {
 			sc.Tables = emptyJSONArray
@@ -677,6 +677,26 @@ func (s Scans) AddTable(ctx context.Context, orgID string, t *ScanTable) error {
 	})
 }
 
+// SaveTable stores the result of one table or object of scan t.ScanID
+// (AddTable) with the metric points it measured, in one transaction: a
+// retried activity replaces both rather than duplicating the points.
+func (s Scans) SaveTable(ctx context.Context, orgID string, t *ScanTable, points []MetricPoint) error {
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		if err := s.AddTable(ctx, orgID, t); err != nil {
+			return err
+		}
+		err := s.db.conn(ctx).Where("org_id = ? AND scan_id = ? AND table_hash = ? AND table_name = ?",
+			orgID, t.ScanID, nameHash(t.TableName), t.TableName).Delete(&MetricPoint{}).Error
+		if err != nil {
+			return err
+		}
+		for i := range points {
+			points[i].ScanID, points[i].TableName = t.ScanID, t.TableName
+		}
+		return MetricPoints{s.db}.Record(ctx, orgID, points)
+	})
+}
+
 // Tables returns the tables' results of scan scanID in the order they were
 // stored.
 func (s Scans) Tables(ctx context.Context, orgID, scanID string) ([]ScanTable, error) {
@@ -784,7 +804,7 @@ func (s DiscoveredFiles) Sync(ctx context.Context, orgID string, sourceID int64,
 				if err != nil {
 					return err
 				}
-			case row.ETag != o.ETag || !row.LastModified.Equal(lm) || row.SizeBytes != o.SizeBytes:
+			case row.changedFrom(o):
 				err := c.Model(&DiscoveredFile{}).Where("org_id = ? AND id = ?", orgID, row.ID).Updates(map[string]any{
 					"size_bytes": o.SizeBytes, "etag": o.ETag, "last_modified": lm, "sync_state": SyncModified, "changed_at": at,
 					"updated_at": at,
@@ -826,6 +846,39 @@ func (s DiscoveredFiles) Sync(ctx context.Context, orgID string, sourceID int64,
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// changedFrom reports whether a listing shows the stored object changed:
+// another ETag, modification time or size.
+func (f *DiscoveredFile) changedFrom(o ListedObject) bool {
+	return f.ETag != o.ETag || !f.LastModified.Equal(dbTime(o.LastModified)) || f.SizeBytes != o.SizeBytes
+}
+
+// Pending returns the objects of a listing of source sourceID that a scan
+// would read, without recording the listing: those new to it, changed
+// since they were stored, or never scanned since they changed
+// (DiscoveredFile.NeedsScan). A token estimate counts them.
+func (s DiscoveredFiles) Pending(ctx context.Context, orgID string, sourceID int64, listed []ListedObject) ([]ListedObject, error) {
+	var stored []DiscoveredFile
+	if err := s.db.conn(ctx).Where("org_id = ? AND source_id = ?", orgID, sourceID).Find(&stored).Error; err != nil {
+		return nil, err
+	}
+	byKey := make(map[string]*DiscoveredFile, len(stored))
+	for i := range stored {
+		byKey[stored[i].Key] = &stored[i]
+	}
+	seen := make(map[string]bool, len(listed))
+	var out []ListedObject
+	for _, o := range listed {
+		if seen[o.Key] {
+			continue
+		}
+		seen[o.Key] = true
+		if row := byKey[o.Key]; row == nil || row.changedFrom(o) || row.NeedsScan() {
+			out = append(out, o)
+		}
 	}
 	return out, nil
 }

@@ -517,7 +517,7 @@ func TestScansLifecycle(t *testing.T) {
 		if err := s.Scans.Create(ctx, org.ID, sc); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(sc.ID, "scan_") || len(sc.ID) != len("scan_")+12 || sc.Status != models.ScanQueued || sc.Progress != 0 ||
+		if !strings.HasPrefix(sc.ID, "scn_") || len(sc.ID) != len("scn_")+12 || sc.Status != models.ScanQueued || sc.Progress != 0 ||
 			sc.OrgID != org.ID || sc.EstimatedTokens != 7 {
 			t.Fatalf("created scan = %+v", sc)
 		}

@@ -255,6 +255,15 @@ func (s *Service) Open(ctx context.Context, st Settings) (connectors.Connector, 
 	return c, nil
 }
 
+// OpenStored connects to a stored source with its sealed settings.
+func (s *Service) OpenStored(ctx context.Context, src *models.Source) (connectors.Connector, error) {
+	st, err := s.Settings(src)
+	if err != nil {
+		return nil, err
+	}
+	return s.Open(ctx, st)
+}
+
 // nilIfErr makes a typed nil connector a nil interface.
 func nilIfErr[T connectors.Connector](c T, err error) (connectors.Connector, error) {
 	if err != nil {

@@ -270,13 +270,14 @@ func TestAnalysisLeftOnTheDefaultQueue(t *testing.T) {
 }
 
 // TestQueueActivitiesSplit: the analysis queue takes exactly the
-// activities that read a whole file, the default queue every other one, so
+// activities that read a whole file or a source's tables, the default
+// queue every other one, so
 // no activity is left unregistered and none runs on both.
 func TestQueueActivitiesSplit(t *testing.T) {
 	acts := &activities.Activities{}
 	long, short := queueActivities(acts, true), queueActivities(acts, false)
-	if got := keys(long); !reflect.DeepEqual(got, []string{"AnalyzeFile"}) {
-		t.Fatalf("analysis queue activities = %v, want [AnalyzeFile]", got)
+	if got := keys(long); !reflect.DeepEqual(got, []string{"AnalyzeFile", "BeginScan", "ScanItem"}) {
+		t.Fatalf("analysis queue activities = %v, want [AnalyzeFile BeginScan ScanItem]", got)
 	}
 	for name := range long {
 		if _, ok := short[name]; ok {

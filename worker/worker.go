@@ -61,6 +61,7 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities, queu
 		w.RegisterWorkflow(workflows.ReanalyzeFile)
 		w.RegisterWorkflow(workflows.SweepExpiredFiles)
 		w.RegisterWorkflow(workflows.DeliverWebhook)
+		w.RegisterWorkflow(workflows.ScanSource)
 		registerActivities(w, queueActivities(acts, false))
 		if queues == config.AllQueues {
 			// Releases before the analysis queue scheduled file analyses
@@ -98,6 +99,8 @@ func (ws *Workers) start(w sdkworker.Worker, queue string) error {
 // Method expressions rather than names, so a rename is a compile error.
 var analysisActivities = []any{
 	(*activities.Activities).AnalyzeFile,
+	(*activities.Activities).BeginScan,
+	(*activities.Activities).ScanItem,
 }
 
 // queueActivities returns the activities of one queue by name: the

@@ -185,6 +185,15 @@ func ReanalyzeFile(ctx workflow.Context, file activities.FileRef) error {
 // temporalMessage is the innermost message of an activity error, which is
 // what the activity said (the wrappers name only the activity).
 func temporalMessage(err error) string {
+	if appErr := innermostApplicationError(err); appErr != nil {
+		return appErr.Message()
+	}
+	return err.Error()
+}
+
+// innermostApplicationError is the application error deepest in err's
+// chain (the activity's own), nil when there is none.
+func innermostApplicationError(err error) *temporal.ApplicationError {
 	var appErr *temporal.ApplicationError
 	for e := err; e != nil; {
 		if ae, ok := e.(*temporal.ApplicationError); ok {
@@ -196,8 +205,5 @@ func temporalMessage(err error) string {
 		}
 		e = u.Unwrap()
 	}
-	if appErr != nil {
-		return appErr.Message()
-	}
-	return err.Error()
+	return appErr
 }

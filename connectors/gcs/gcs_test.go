@@ -301,70 +301,14 @@ func TestRangeRequests(t *testing.T) {
 	}
 	t.Cleanup(fake.Stop)
 	fake.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: bucket})
-	type exchange struct {
-		rng    string
-		status int
-	}
-	var mu sync.Mutex
-	var seen []exchange
-	h := fake.HTTPHandler()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		if r.Method == http.MethodGet && r.URL.Query().Get("alt") == "media" {
-			mu.Lock()
-			seen = append(seen, exchange{r.Header.Get("Range"), rec.Code})
-			mu.Unlock()
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		w.Write(rec.Body.Bytes())
-	}))
+	handler, rr := connectortest.RecordRanges(fake.HTTPHandler(), func(r *http.Request) bool { return r.URL.Query().Get("alt") == "media" })
+	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
-	data := []byte("0123456789abcdefghij")
-	put(fake, "r.csv", data)
+	put(fake, "r.csv", connectortest.RangeData)
 	put(fake, "empty.csv", nil)
 	s := connectortest.MustOpen(t, Open, connectors.Credentials{"bucket": bucket, "endpoint": srv.URL})
 
-	for _, c := range []struct {
-		key            string
-		offset, length int64
-		want           string
-		rng            string
-		status         int
-	}{
-		{"r.csv", 0, -1, string(data), "", http.StatusOK},
-		{"r.csv", 5, 10, "56789abcde", "bytes=5-14", http.StatusPartialContent},
-		{"r.csv", 15, -1, "fghij", "bytes=15-", http.StatusPartialContent},
-		{"r.csv", 15, 100, "fghij", "bytes=15-114", http.StatusPartialContent},
-		{"r.csv", 20, -1, "", "bytes=20-", http.StatusRequestedRangeNotSatisfiable},
-		{"r.csv", 25, 3, "", "bytes=25-27", http.StatusRequestedRangeNotSatisfiable},
-		{"r.csv", 3, 0, "", "bytes=3-3", http.StatusPartialContent}, // the existence probe
-		{"r.csv", 1 << 62, 1 << 62, "", "bytes=4611686018427387904-", http.StatusRequestedRangeNotSatisfiable},
-		{"empty.csv", 0, -1, "", "", http.StatusOK},
-		{"empty.csv", 0, 4, "", "bytes=0-3", http.StatusRequestedRangeNotSatisfiable},
-	} {
-		mu.Lock()
-		seen = nil
-		mu.Unlock()
-		rc, err := s.Open(t.Context(), c.key, c.offset, c.length)
-		if err != nil {
-			t.Errorf("Open(%q, %d, %d): %v", c.key, c.offset, c.length, err)
-			continue
-		}
-		got, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil || string(got) != c.want {
-			t.Errorf("Open(%q, %d, %d) read %q, %v; want %q", c.key, c.offset, c.length, got, err, c.want)
-		}
-		mu.Lock()
-		if len(seen) != 1 || seen[0] != (exchange{c.rng, c.status}) {
-			t.Errorf("Open(%q, %d, %d) sent %+v, want one GET with Range %q answered %d", c.key, c.offset, c.length, seen, c.rng, c.status)
-		}
-		mu.Unlock()
-	}
+	connectortest.CheckRangeRequests(t, s, rr)
 }
 
 // TestRangeOfTranscodedObject: GCS serves an object stored with

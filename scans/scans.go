@@ -1,0 +1,148 @@
+// Package scans is the service layer of scans: it checks a scan request
+// against its source, estimates its tokens from the source's catalogue,
+// refuses it when the balance is short, and launches it (write the scan,
+// start its workflow, undo the scan if the start fails). The helpers in
+// plan.go (what a scan reads, what it costs, how it ends) are shared with
+// the scan activities, so that the estimate and the charge count alike.
+package scans
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/errs"
+	"github.com/dqs/dqs/launch"
+	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/sources"
+)
+
+// Workflows starts the durable work of scans.
+type Workflows interface {
+	// ScanSource starts scan scanID (workflow id = scan id).
+	ScanSource(ctx context.Context, orgID, scanID string) error
+}
+
+// Service starts scans.
+type Service struct {
+	Stores    *models.Stores
+	Sources   *sources.Service
+	Workflows Workflows
+	Logger    *slog.Logger
+}
+
+// Request is what a scan is asked to read.
+type Request struct {
+	// Tables names the tables of a database or warehouse source to read
+	// (bare names, in the source's schema); empty reads every table. An
+	// object source reads its new and changed objects and takes no list.
+	Tables []string
+	// Schema, when given, must be the source's schema (config.schema):
+	// it lets a caller say which schema it means, and a mismatch is
+	// refused rather than scanning another one.
+	Schema string
+	// ScheduleID is the schedule that started the scan, nil for a manual
+	// one.
+	ScheduleID *int64
+}
+
+// maxTableNameBytes bounds a requested table name.
+const maxTableNameBytes = 1024
+
+func (r Request) check(src *models.Source, schema string) error {
+	if len(r.Tables) > MaxItems {
+		return errs.BadRequest("tables names %d tables; a scan reads at most %d", len(r.Tables), MaxItems)
+	}
+	if len(r.Tables) > 0 && connectors.IsObjectStore(src.Type) {
+		return errs.BadRequest("a %s source scans its new and changed objects; tables apply to databases and warehouses", src.Type)
+	}
+	for _, t := range r.Tables {
+		if strings.TrimSpace(t) == "" || len(t) > maxTableNameBytes || strings.ContainsRune(t, 0) {
+			return errs.BadRequest("each table must be a non-empty name of at most %d bytes", maxTableNameBytes)
+		}
+	}
+	if r.Schema != "" && r.Schema != schema {
+		return errs.BadRequest("schema %q is not the source's schema (%q): change the source's config.schema, or add a source for that schema", r.Schema, schema)
+	}
+	return nil
+}
+
+// Start checks the request, estimates the scan from the source's
+// catalogue, refuses it (402) when the organisation's balance is below
+// the estimate, and launches it. A source that cannot be reached or
+// listed is a 502 source_unreachable with the connector's reason, which
+// never quotes a credential.
+func (s *Service) Start(ctx context.Context, orgID string, sourceID int64, req Request) (*models.Scan, error) {
+	src, err := s.Stores.Sources.Get(ctx, orgID, sourceID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.Sources.Settings(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := req.check(src, st.Config.Schema); err != nil {
+		return nil, err
+	}
+	estimate, err := s.estimate(ctx, orgID, src, req)
+	if err != nil {
+		return nil, err
+	}
+	org, err := s.Stores.Orgs.Get(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if org.TokenBalance < estimate {
+		return nil, errs.InsufficientTokens("this scan is estimated at %d tokens; the balance is %d", estimate, org.TokenBalance)
+	}
+	tables, _ := json.Marshal(req.Tables)
+	if req.Tables == nil {
+		tables = []byte("[]")
+	}
+	sc := &models.Scan{SourceID: src.ID, ScheduleID: req.ScheduleID, Tables: string(tables), EstimatedTokens: estimate}
+	err = launch.Run(ctx, launch.Steps{
+		Write: func(ctx context.Context) error { return s.Stores.Scans.Create(ctx, orgID, sc) },
+		Start: func(ctx context.Context) error { return s.Workflows.ScanSource(ctx, orgID, sc.ID) },
+		Undo:  func(ctx context.Context) error { return s.Stores.Scans.Delete(ctx, orgID, sc.ID) },
+	})
+	if errors.Is(err, launch.ErrNotUndone) {
+		s.Logger.Error("scan left queued without a workflow", "scan_id", sc.ID, "error", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// estimate lists the source and prices what the scan would read: the
+// requested tables (or all) by their catalogue row estimates; the
+// objects that changed since they were last read, 1 token each.
+func (s *Service) estimate(ctx context.Context, orgID string, src *models.Source, req Request) (int64, error) {
+	conn, err := s.Sources.OpenStored(ctx, src)
+	if err != nil {
+		return 0, unreachable(err)
+	}
+	defer conn.Close()
+	listed, err := conn.List(ctx)
+	if err != nil {
+		return 0, unreachable(err)
+	}
+	if connectors.IsObjectStore(src.Type) {
+		pending, err := s.Stores.DiscoveredFiles.Pending(ctx, orgID, src.ID, Listed(listed))
+		return int64(min(len(pending), MaxItems)), err
+	}
+	picked, _ := PickTables(listed, req.Tables)
+	return Estimate(picked), nil
+}
+
+// unreachable is the answer to a scan of a source that cannot be listed.
+func unreachable(err error) error {
+	var e *errs.Error
+	if errors.As(err, &e) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return errs.SourceUnreachable("%s", err.Error())
+}
