@@ -1038,3 +1038,91 @@ func TestMetricPoints(t *testing.T) {
 		}
 	})
 }
+
+func TestScansSaveTableReplacesOnRetry(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		s := models.NewStores(db)
+		org, other := newOrg(t, s, "Acme"), newOrg(t, s, "Other")
+		src := srcCreate(t, s, org.ID, "db")
+		sc := &models.Scan{SourceID: src.ID}
+		if err := s.Scans.Create(ctx, org.ID, sc); err != nil {
+			t.Fatal(err)
+		}
+		points := func(v float64) []models.MetricPoint {
+			return []models.MetricPoint{{SourceID: src.ID, Metric: "row_count", Value: v}, {SourceID: src.ID, ColumnName: "email", Metric: "null_rate", Value: v / 100}}
+		}
+		for _, v := range []float64{10, 12} { // the second is a retried activity
+			if err := s.Scans.SaveTable(ctx, org.ID, &models.ScanTable{ScanID: sc.ID, TableName: "customers", Rows: int64(v)}, points(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Scans.SaveTable(ctx, org.ID, &models.ScanTable{ScanID: sc.ID, TableName: "orders", Rows: 3}, points(3)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.MetricPoints.ByScan(ctx, org.ID, sc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []string
+		for _, p := range got {
+			seen = append(seen, fmt.Sprintf("%s/%s/%s=%v", p.TableName, p.ColumnName, p.Metric, p.Value))
+		}
+		want := []string{"customers//row_count=12", "customers/email/null_rate=0.12", "orders//row_count=3", "orders/email/null_rate=0.03"}
+		if strings.Join(seen, " ") != strings.Join(want, " ") {
+			t.Fatalf("points = %v, want %v", seen, want)
+		}
+		tables, err := s.Scans.Tables(ctx, org.ID, sc.ID)
+		if err != nil || len(tables) != 2 || tables[0].Rows != 12 {
+			t.Fatalf("tables = %+v, %v", tables, err)
+		}
+		// Another organisation cannot write into the scan.
+		err = s.Scans.SaveTable(ctx, other.ID, &models.ScanTable{ScanID: sc.ID, TableName: "x"}, nil)
+		wantErr(t, err, errs.ErrNotFound)
+	})
+}
+
+func TestDiscoveredFilesPending(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		s := models.NewStores(db)
+		org := newOrg(t, s, "Acme")
+		src := srcCreate(t, s, org.ID, "lake")
+		at := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+		obj := func(key, etag string) models.ListedObject {
+			return models.ListedObject{Key: key, SizeBytes: 10, ETag: etag, LastModified: at}
+		}
+		keys := func(l []models.ListedObject) string {
+			var out []string
+			for _, o := range l {
+				out = append(out, o.Key)
+			}
+			return strings.Join(out, " ")
+		}
+		first := []models.ListedObject{obj("a.csv", "1"), obj("b.csv", "1"), obj("c.csv", "1")}
+		pending, err := s.DiscoveredFiles.Pending(ctx, org.ID, src.ID, first)
+		if err != nil || keys(pending) != "a.csv b.csv c.csv" {
+			t.Fatalf("before any sync: %v, %v", keys(pending), err)
+		}
+		stored, err := s.DiscoveredFiles.Sync(ctx, org.ID, src.ID, first, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// a.csv and b.csv are read; c.csv is not yet.
+		for _, f := range stored[:2] {
+			if err := s.DiscoveredFiles.MarkScanned(ctx, org.ID, f.ID, nil, at.Add(time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		next := []models.ListedObject{obj("a.csv", "1"), obj("b.csv", "2"), obj("c.csv", "1"), obj("d.csv", "1"), obj("d.csv", "1")}
+		pending, err = s.DiscoveredFiles.Pending(ctx, org.ID, src.ID, next)
+		if err != nil || keys(pending) != "b.csv c.csv d.csv" {
+			t.Fatalf("pending = %q, %v; want the changed, the unread and the new, once each", keys(pending), err)
+		}
+		// Pending records nothing.
+		list, _, err := s.DiscoveredFiles.List(ctx, org.ID, src.ID, models.Page{Limit: 10})
+		if err != nil || len(list) != 3 || list[1].ETag != "1" {
+			t.Fatalf("after Pending: %+v, %v", list, err)
+		}
+	})
+}
