@@ -33,6 +33,7 @@ require (
 	github.com/nyaruka/phonenumbers v1.8.1
 	github.com/pierrec/lz4/v4 v4.1.29
 	github.com/pquerna/otp v1.5.0
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/snowflakedb/gosnowflake v1.19.1
 	github.com/stretchr/testify v1.12.1
 	github.com/zeebo/xxh3 v1.1.0

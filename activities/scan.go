@@ -100,6 +100,8 @@ func nonRetryable(err error) error {
 // source does not have is recorded failed at once. Run again after a
 // crash, it plans again from the scan as stored.
 func (a *Activities) BeginScan(ctx context.Context, in ScanRef) (ScanPlan, error) {
+	stop := keepHeartbeat(ctx) // a long listing or sync reports nothing
+	defer stop()
 	sc, err := a.Stores.Scans.Get(ctx, in.OrgID, in.ScanID)
 	if err != nil {
 		return ScanPlan{}, scanGone(err)
@@ -147,6 +149,11 @@ func (a *Activities) BeginScan(ctx context.Context, in ScanRef) (ScanPlan, error
 	}
 	if sc.Status == models.ScanQueued {
 		if err := a.Stores.Scans.Start(ctx, in.OrgID, sc.ID, len(plan.Items)+plan.Tally.Failed, time.Now()); err != nil {
+			return ScanPlan{}, scanGone(err)
+		}
+	}
+	if plan.Tally.Failed > 0 {
+		if err := a.Stores.Scans.Progress(ctx, in.OrgID, sc.ID, 0, plan.Tally.Failed, 0); err != nil {
 			return ScanPlan{}, scanGone(err)
 		}
 	}
@@ -318,4 +325,50 @@ func (a *Activities) FinishScan(ctx context.Context, in FinishScanInput) error {
 		return nil
 	}
 	return a.Events.Publish(ctx, scans.FailureEvent(sc, in.At))
+}
+
+// ScheduleRef names a source schedule.
+type ScheduleRef struct {
+	OrgID      string `json:"org_id"`
+	SourceID   int64  `json:"source_id"`
+	ScheduleID int64  `json:"schedule_id"`
+}
+
+// CreateScheduledScan creates the scan a schedule's run asks for (the
+// tables of its row as it is now), checked, estimated and refused for too
+// few tokens as a manual scan is; the refusals are final for this run.
+func (a *Activities) CreateScheduledScan(ctx context.Context, in ScheduleRef) (string, error) {
+	sc, err := a.Stores.SourceSchedules.Get(ctx, in.OrgID, in.SourceID, in.ScheduleID)
+	if err != nil {
+		return "", scanGone(err)
+	}
+	svc := scans.Service{Stores: a.Stores, Sources: a.Sources}
+	scan, err := svc.Create(ctx, in.OrgID, in.SourceID, scans.ScheduledRequest(sc))
+	if e := (*errs.Error)(nil); errors.As(err, &e) && !errors.Is(err, errs.ErrNotFound) && !errors.Is(err, errs.ErrInternal) {
+		return "", temporal.NewNonRetryableApplicationError(e.Message, ErrTypeBadInput, nil)
+	}
+	if err != nil {
+		return "", scanGone(nonRetryable(err))
+	}
+	return scan.ID, nil
+}
+
+// ScheduledRunFailure is a schedule's run that could not start a scan.
+type ScheduledRunFailure struct {
+	Schedule ScheduleRef `json:"schedule"`
+	Error    string      `json:"error"`
+	At       time.Time   `json:"at"`
+}
+
+// RecordScheduledRunFailure records on the schedule that a run could not
+// start its scan, and publishes scan_failure.
+func (a *Activities) RecordScheduledRunFailure(ctx context.Context, in ScheduledRunFailure) error {
+	err := a.Stores.SourceSchedules.RecordRun(ctx, in.Schedule.OrgID, in.Schedule.ScheduleID, models.ScanFailed, in.Error, in.At)
+	if err != nil {
+		return scanGone(err)
+	}
+	if a.Events == nil {
+		return nil
+	}
+	return a.Events.Publish(ctx, scans.RunFailureEvent(in.Schedule.OrgID, in.Schedule.SourceID, in.Schedule.ScheduleID, in.Error, in.At))
 }

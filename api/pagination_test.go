@@ -122,6 +122,23 @@ var listRoutes = []listRoute{
 		},
 	},
 	{
+		// A source's schedules, seeded through the store (their Temporal
+		// Schedules play no part in the list).
+		path: "/api/v1/sources/:id/schedules", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			id := seedSource(env, admin)
+			for range seededItems {
+				if err := env.App.Stores.SourceSchedules.Create(context.Background(), admin.OrgID, &models.SourceSchedule{SourceID: id, CronExpression: "0 2 * * *", Enabled: true}); err != nil {
+					env.T.Fatal(err)
+				}
+			}
+		},
+		at: func(env *servicetest.Env, admin *servicetest.Session) string {
+			src := env.Must(200, "GET", "/api/v1/sources", admin.Access, nil).List()[0]
+			return fmt.Sprintf("/api/v1/sources/%v/schedules", src["id"])
+		},
+	},
+	{
 		// A metric's history, seeded through the store as scans record it.
 		path: "/api/v1/sources/:id/metrics/:metric/history", defaultLimit: 20,
 		seed: func(env *servicetest.Env, admin *servicetest.Session) {

@@ -198,12 +198,17 @@ func (s *Server) updateSource(c *gin.Context) error {
 	return respond(c, http.StatusOK, viewSource(src))
 }
 
-// deleteSource removes a source with its schedules, scans, discovered
-// files and metric history (admin).
+// deleteSource removes a source with its schedules (and their Temporal
+// Schedules), scans, discovered files and metric history (admin).
 func (s *Server) deleteSource(c *gin.Context) error {
 	p := mustPrincipal(c)
 	id, err := sourceID(c)
 	if err != nil {
+		return err
+	}
+	// The schedules' Temporal Schedules go first: none is left starting
+	// scans of a source that is gone.
+	if err := s.Scans.DeleteSchedulesOf(c.Request.Context(), p.OrgID, id); err != nil {
 		return err
 	}
 	if err := s.Sources.Delete(c.Request.Context(), actorOf(c, p), id); err != nil {

@@ -139,6 +139,11 @@ var resources = map[string]ownedResource{
 	"GET /api/v1/sources/:id/scans/:scan_id":          sourceOfA,
 	"GET /api/v1/sources/:id/metrics/:metric/history": sourceOfA,
 	"GET /api/v1/public/scan/:scan_id/status":         scanOfA,
+	"POST /api/v1/sources/:id/schedules":              sourceToScanOfA,
+	"GET /api/v1/sources/:id/schedules":               sourceOfA,
+	"PATCH /api/v1/sources/:id/schedules/:sid":        sourceOfA,
+	"DELETE /api/v1/sources/:id/schedules/:sid":       sourceOfA,
+	"PATCH /api/v1/sources/:id/schedule":              sourceToScanOfA,
 }
 
 // sourceToScanOfA makes a source of org A that must stay unscanned.

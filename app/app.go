@@ -208,8 +208,9 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Jobs:    &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
 			Sources: sourcesSvc,
-			Scans:   &scans.Service{Stores: a.Stores, Sources: sourcesSvc, Workflows: worker.Scans{Client: a.Temporal, Names: names}, Logger: a.Logger},
-			Blobs:   blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
+			Scans: &scans.Service{Stores: a.Stores, Sources: sourcesSvc, Workflows: worker.Scans{Client: a.Temporal, Names: names},
+				Schedules: worker.SourceSchedules{Client: a.Temporal, Names: names}, Logger: a.Logger},
+			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,
 			Spool: a.Spool, Memory: memory, Logger: a.Logger, Version: opt.Version,
 		})
 		if err != nil {

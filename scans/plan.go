@@ -2,6 +2,7 @@ package scans
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -24,7 +25,16 @@ const rowsPerToken = 100_000
 // plus 1 per started 100,000 rows.
 func itemTokens(rows int64) int64 {
 	rows = max(rows, 0)
-	return 1 + (rows+rowsPerToken-1)/rowsPerToken
+	return 1 + rows/rowsPerToken + min(rows%rowsPerToken, 1)
+}
+
+// addTokens adds without overflowing: a catalogue may report any row
+// estimate, and a wrapped sum would pass the balance check.
+func addTokens(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // Estimate is the cost of reading tables, from their catalogue row
@@ -32,7 +42,7 @@ func itemTokens(rows int64) int64 {
 func Estimate(tables []connectors.Table) int64 {
 	var n int64
 	for _, t := range tables {
-		n += itemTokens(t.RowEstimate)
+		n = addTokens(n, itemTokens(t.RowEstimate))
 	}
 	return n
 }
@@ -43,7 +53,7 @@ func Charge(tables []models.ScanTable) int64 {
 	var n int64
 	for _, t := range tables {
 		if t.Status == models.ScanCompleted {
-			n += itemTokens(t.Rows)
+			n = addTokens(n, itemTokens(t.Rows))
 		}
 	}
 	return n
@@ -94,6 +104,17 @@ func Outcome(tables []models.ScanTable, planErr string) (status, msg string) {
 		return models.ScanFailed, fmt.Sprintf("every table failed; %s: %s", failed[0].TableName, failed[0].Error)
 	}
 	return models.ScanCompleted, fmt.Sprintf("%d of %d tables failed; %s: %s", len(failed), len(tables), failed[0].TableName, failed[0].Error)
+}
+
+// RunFailureEvent is the scan_failure event of a schedule's run that could
+// not start its scan (too few tokens, the source unreachable).
+func RunFailureEvent(orgID string, sourceID, scheduleID int64, reason string, at time.Time) events.Event {
+	return events.Event{
+		ID: fmt.Sprintf("schedule/%d/%s/scan_failure", scheduleID, at.UTC().Format(time.RFC3339)), Type: events.ScanFailure, OrgID: orgID,
+		Title:      fmt.Sprintf("Scheduled scan of source %d could not start", sourceID),
+		Text:       reason,
+		OccurredAt: at,
+	}
 }
 
 // FailureEvent is the scan_failure event of a scheduled scan that failed.

@@ -31,6 +31,8 @@ type Service struct {
 	Stores    *models.Stores
 	Sources   *sources.Service
 	Workflows Workflows
+	// Schedules keeps the source schedules' Temporal Schedules.
+	Schedules Schedules
 	Logger    *slog.Logger
 }
 
@@ -59,10 +61,15 @@ func (r Request) check(src *models.Source, schema string) error {
 	if len(r.Tables) > 0 && connectors.IsObjectStore(src.Type) {
 		return errs.BadRequest("a %s source scans its new and changed objects; tables apply to databases and warehouses", src.Type)
 	}
+	seen := make(map[string]bool, len(r.Tables))
 	for _, t := range r.Tables {
 		if strings.TrimSpace(t) == "" || len(t) > maxTableNameBytes || strings.ContainsRune(t, 0) {
 			return errs.BadRequest("each table must be a non-empty name of at most %d bytes", maxTableNameBytes)
 		}
+		if seen[t] {
+			return errs.BadRequest("table %q is named twice", t)
+		}
+		seen[t] = true
 	}
 	if r.Schema != "" && r.Schema != schema {
 		return errs.BadRequest("schema %q is not the source's schema (%q): change the source's config.schema, or add a source for that schema", r.Schema, schema)
@@ -76,6 +83,39 @@ func (r Request) check(src *models.Source, schema string) error {
 // listed is a 502 source_unreachable with the connector's reason, which
 // never quotes a credential.
 func (s *Service) Start(ctx context.Context, orgID string, sourceID int64, req Request) (*models.Scan, error) {
+	sc, err := s.prepare(ctx, orgID, sourceID, req)
+	if err != nil {
+		return nil, err
+	}
+	err = launch.Run(ctx, launch.Steps{
+		Write: func(ctx context.Context) error { return s.Stores.Scans.Create(ctx, orgID, sc) },
+		Start: func(ctx context.Context) error { return s.Workflows.ScanSource(ctx, orgID, sc.ID) },
+		Undo:  func(ctx context.Context) error { return s.Stores.Scans.Delete(ctx, orgID, sc.ID) },
+	})
+	if err != nil {
+		s.logNotUndone(err, "scan left queued without a workflow", "scan_id", sc.ID)
+		return nil, err
+	}
+	return sc, nil
+}
+
+// Create checks and estimates a scan as Start does and stores it queued,
+// without starting a workflow: a scheduled run, already in a workflow,
+// runs the scan as its child.
+func (s *Service) Create(ctx context.Context, orgID string, sourceID int64, req Request) (*models.Scan, error) {
+	sc, err := s.prepare(ctx, orgID, sourceID, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Stores.Scans.Create(ctx, orgID, sc); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// prepare checks the request against the source, estimates the scan and
+// checks the balance; it returns the scan to store.
+func (s *Service) prepare(ctx context.Context, orgID string, sourceID int64, req Request) (*models.Scan, error) {
 	src, err := s.Stores.Sources.Get(ctx, orgID, sourceID)
 	if err != nil {
 		return nil, err
@@ -102,19 +142,7 @@ func (s *Service) Start(ctx context.Context, orgID string, sourceID int64, req R
 	if req.Tables == nil {
 		tables = []byte("[]")
 	}
-	sc := &models.Scan{SourceID: src.ID, ScheduleID: req.ScheduleID, Tables: string(tables), EstimatedTokens: estimate}
-	err = launch.Run(ctx, launch.Steps{
-		Write: func(ctx context.Context) error { return s.Stores.Scans.Create(ctx, orgID, sc) },
-		Start: func(ctx context.Context) error { return s.Workflows.ScanSource(ctx, orgID, sc.ID) },
-		Undo:  func(ctx context.Context) error { return s.Stores.Scans.Delete(ctx, orgID, sc.ID) },
-	})
-	if errors.Is(err, launch.ErrNotUndone) {
-		s.Logger.Error("scan left queued without a workflow", "scan_id", sc.ID, "error", err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return sc, nil
+	return &models.Scan{SourceID: src.ID, ScheduleID: req.ScheduleID, Tables: string(tables), EstimatedTokens: estimate}, nil
 }
 
 // estimate lists the source and prices what the scan would read: the

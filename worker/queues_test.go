@@ -276,8 +276,8 @@ func TestAnalysisLeftOnTheDefaultQueue(t *testing.T) {
 func TestQueueActivitiesSplit(t *testing.T) {
 	acts := &activities.Activities{}
 	long, short := queueActivities(acts, true), queueActivities(acts, false)
-	if got := keys(long); !reflect.DeepEqual(got, []string{"AnalyzeFile", "BeginScan", "ScanItem"}) {
-		t.Fatalf("analysis queue activities = %v, want [AnalyzeFile BeginScan ScanItem]", got)
+	if got := keys(long); !reflect.DeepEqual(got, []string{"AnalyzeFile", "BeginScan", "CreateScheduledScan", "ScanItem"}) {
+		t.Fatalf("analysis queue activities = %v, want [AnalyzeFile BeginScan CreateScheduledScan ScanItem]", got)
 	}
 	for name := range long {
 		if _, ok := short[name]; ok {

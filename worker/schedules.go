@@ -26,6 +26,10 @@ type Schedule struct {
 	WorkflowID string                      // id of each started workflow (Temporal appends the time); defaults to ID
 	Overlap    enums.ScheduleOverlapPolicy // default SKIP when zero
 	Note       string                      // set when the schedule is created; later runs leave the state alone
+	// Paused, when set, is the paused state the schedule must have, at
+	// creation and at every update; nil leaves the state as an operator
+	// set it.
+	Paused *bool
 }
 
 // EnsureSchedules creates each schedule, or, when it already exists, updates
@@ -95,6 +99,7 @@ func createOrUpdate(ctx context.Context, sc client.ScheduleClient, s Schedule) e
 		Overlap:       policy.Overlap,
 		CatchupWindow: policy.CatchupWindow,
 		Note:          s.Note,
+		Paused:        s.Paused != nil && *s.Paused,
 	})
 	if err == nil {
 		return nil
@@ -116,6 +121,9 @@ func createOrUpdate(ctx context.Context, sc client.ScheduleClient, s Schedule) e
 			sched.Policy = &policyCopy
 			if sched.State == nil {
 				sched.State = &client.ScheduleState{}
+			}
+			if s.Paused != nil {
+				sched.State.Paused = *s.Paused
 			}
 			return &client.ScheduleUpdate{Schedule: &sched}, nil
 		},

@@ -62,6 +62,7 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities, queu
 		w.RegisterWorkflow(workflows.SweepExpiredFiles)
 		w.RegisterWorkflow(workflows.DeliverWebhook)
 		w.RegisterWorkflow(workflows.ScanSource)
+		w.RegisterWorkflow(workflows.ScheduledScan)
 		registerActivities(w, queueActivities(acts, false))
 		if queues == config.AllQueues {
 			// Releases before the analysis queue scheduled file analyses
@@ -101,6 +102,7 @@ var analysisActivities = []any{
 	(*activities.Activities).AnalyzeFile,
 	(*activities.Activities).BeginScan,
 	(*activities.Activities).ScanItem,
+	(*activities.Activities).CreateScheduledScan,
 }
 
 // queueActivities returns the activities of one queue by name: the

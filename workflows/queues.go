@@ -4,7 +4,10 @@
 // workflow that may be running.
 package workflows
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Names are the task queue names and schedule ids of one deployment, in
 // one place: the API starts work on these queues and the workers poll them.
@@ -22,6 +25,15 @@ type Names struct {
 	PurgeSchedule string
 	// RetentionSchedule is the id of the daily raw-file retention sweep.
 	RetentionSchedule string
+	// SourceSchedulePrefix starts the ids of the Temporal Schedules of
+	// source schedules (SourceScheduleID).
+	SourceSchedulePrefix string
+}
+
+// SourceScheduleID is the id of the Temporal Schedule of source schedule
+// id; the scans it starts are the workflows ScheduledScanWorkflowID names.
+func (n Names) SourceScheduleID(id int64) string {
+	return n.SourceSchedulePrefix + strconv.FormatInt(id, 10)
 }
 
 // DefaultPrefix is the prefix of a deployment that sets none.
@@ -38,10 +50,11 @@ func NamesFor(prefix string) Names {
 		prefix = DefaultPrefix
 	}
 	return Names{
-		Default:           prefix + defaultSuffix,
-		Analysis:          analysisQueueOf(prefix + defaultSuffix),
-		PurgeSchedule:     prefix + "-purge-expired-credentials",
-		RetentionSchedule: prefix + "-retention-sweep",
+		Default:              prefix + defaultSuffix,
+		Analysis:             analysisQueueOf(prefix + defaultSuffix),
+		PurgeSchedule:        prefix + "-purge-expired-credentials",
+		RetentionSchedule:    prefix + "-retention-sweep",
+		SourceSchedulePrefix: prefix + "-source-schedule-",
 	}
 }
 

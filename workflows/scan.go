@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -22,6 +23,16 @@ var scanRetry = &temporal.RetryPolicy{
 	NonRetryableErrorTypes: []string{activities.ErrTypeBadInput, activities.ErrTypeSourceDeleted},
 }
 
+// bookkeepingRetry retries the activities that record an item's failure
+// and end the scan until the database answers (for hours, not four
+// times): a scan must not be left running for an outage of minutes.
+var bookkeepingRetry = &temporal.RetryPolicy{
+	InitialInterval:        5 * time.Second,
+	BackoffCoefficient:     2,
+	MaximumInterval:        5 * time.Minute,
+	NonRetryableErrorTypes: []string{activities.ErrTypeSourceDeleted},
+}
+
 // ScanSource reads a source: it plans the scan (lists the source, syncs
 // an object source's discovered files), reads each table or object in an
 // activity of its own on the analysis queue, and ends the scan, charging
@@ -31,7 +42,8 @@ var scanRetry = &temporal.RetryPolicy{
 // scan went with it.
 func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 	var a *activitiesRef
-	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: scanRetry})
+	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
+		ScheduleToCloseTimeout: 12 * time.Hour, RetryPolicy: bookkeepingRetry})
 	long := onAnalysisQueue(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 6 * time.Hour,
 		// The activities heartbeat every few seconds, also while a
@@ -45,7 +57,7 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 		if sourceDeleted(err) {
 			return nil
 		}
-		finish.Error = "the source could not be listed: " + temporalMessage(err)
+		finish.Error = "the source could not be listed: " + scanItemMessage(err)
 	}
 	tally := plan.Tally
 	for _, item := range plan.Items {
@@ -55,7 +67,10 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 			if sourceDeleted(err) {
 				return nil
 			}
-			step.Error = temporalMessage(err)
+			step.Error = scanItemMessage(err)
+			// A fault that outlived the retries leaves an object pending:
+			// the next scan reads it again.
+			step.Item.DiscoveredID = 0
 			if err := workflow.ExecuteActivity(short, a.RecordScanItemFailure, step).Get(ctx, &tally); err != nil {
 				if sourceDeleted(err) {
 					return nil
@@ -77,4 +92,40 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 func sourceDeleted(err error) bool {
 	appErr := innermostApplicationError(err)
 	return appErr != nil && appErr.Type() == activities.ErrTypeSourceDeleted
+}
+
+// ScheduledScanInput names the schedule a Temporal Schedule runs; the
+// schedule's row says what to scan when it runs.
+type ScheduledScanInput = activities.ScheduleRef
+
+// ScheduledScan is one run of a source schedule: it creates the scan
+// (checked, estimated and paid for as a manual one) and runs it as a
+// ScanSource child, whose id is the scan id. A run that cannot start (too
+// few tokens, the source unreachable) is recorded on the schedule as
+// failed and publishes scan_failure; the schedule goes on to its next run.
+func ScheduledScan(ctx workflow.Context, in ScheduledScanInput) error {
+	var a *activitiesRef
+	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: scanRetry})
+	plan := onAnalysisQueue(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Minute, RetryPolicy: scanRetry})
+	var scanID string
+	if err := workflow.ExecuteActivity(plan, a.CreateScheduledScan, in).Get(ctx, &scanID); err != nil {
+		if sourceDeleted(err) {
+			return nil
+		}
+		failed := activities.ScheduledRunFailure{Schedule: in, Error: temporalMessage(err), At: workflow.Now(ctx)}
+		return workflow.ExecuteActivity(short, a.RecordScheduledRunFailure, failed).Get(ctx, nil)
+	}
+	child := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: scanID})
+	return workflow.ExecuteChildWorkflow(child, ScanSource, ScanSourceInput{OrgID: in.OrgID, ScanID: scanID}).Get(ctx, nil)
+}
+
+// scanItemMessage is what a user reads of an activity that failed for
+// good: the activity's own message, or plain words for a timeout, whose
+// Temporal text names workers and event ids.
+func scanItemMessage(err error) string {
+	var timeout *temporal.TimeoutError
+	if innermostApplicationError(err) == nil && errors.As(err, &timeout) {
+		return "the source did not answer in time"
+	}
+	return temporalMessage(err)
 }
