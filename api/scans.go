@@ -139,8 +139,7 @@ func (s *Server) launchScan(c *gin.Context, orgID string, sourceID int64, req sc
 
 // listScans lists a source's scans, newest first, paged.
 func (s *Server) listScans(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
+	orgID, id, err := s.ownedSource(c)
 	if err != nil {
 		return err
 	}
@@ -149,10 +148,7 @@ func (s *Server) listScans(c *gin.Context) error {
 		return err
 	}
 	ctx := c.Request.Context()
-	if _, err := s.Stores.Sources.Get(ctx, p.OrgID, id); err != nil {
-		return err
-	}
-	list, total, err := s.Stores.Scans.ListBySource(ctx, p.OrgID, id, models.Page(pg))
+	list, total, err := s.Stores.Scans.ListBySource(ctx, orgID, id, models.Page(pg))
 	if err != nil {
 		return err
 	}
@@ -219,15 +215,11 @@ type metricPointView struct {
 // oldest first, paged; filters table, column (empty: the table-level
 // values) and since.
 func (s *Server) metricHistory(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
+	orgID, id, err := s.ownedSource(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request.Context()
-	if _, err := s.Stores.Sources.Get(ctx, p.OrgID, id); err != nil {
-		return err
-	}
 	metric := c.Param("metric")
 	if !scanner.IsMetric(metric) {
 		return errs.BadRequest("unknown metric %q; metrics are %s", metric, strings.Join(scanner.MetricNames, ", "))
@@ -247,7 +239,7 @@ func (s *Server) metricHistory(c *gin.Context) error {
 		}
 		f.Since = &since
 	}
-	list, total, err := s.Stores.MetricPoints.History(ctx, p.OrgID, f, models.Page(pg))
+	list, total, err := s.Stores.MetricPoints.History(ctx, orgID, f, models.Page(pg))
 	if err != nil {
 		return err
 	}

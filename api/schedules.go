@@ -60,20 +60,15 @@ func scheduleID(c *gin.Context) (int64, error) {
 
 // createSchedule adds a cron schedule of scans to a source (member).
 func (s *Server) createSchedule(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
+	orgID, id, err := s.ownedSource(c)
 	if err != nil {
-		return err
-	}
-	// Another organisation's source is 404 whatever the body.
-	if _, err := s.Stores.Sources.Get(c.Request.Context(), p.OrgID, id); err != nil {
 		return err
 	}
 	var req scheduleRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	sc, err := s.Scans.CreateSchedule(c.Request.Context(), p.OrgID, id, req.input())
+	sc, err := s.Scans.CreateSchedule(c.Request.Context(), orgID, id, req.input())
 	if err != nil {
 		return err
 	}
@@ -82,8 +77,7 @@ func (s *Server) createSchedule(c *gin.Context) error {
 
 // listSchedules lists a source's schedules, oldest first, paged.
 func (s *Server) listSchedules(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
+	orgID, id, err := s.ownedSource(c)
 	if err != nil {
 		return err
 	}
@@ -92,10 +86,7 @@ func (s *Server) listSchedules(c *gin.Context) error {
 		return err
 	}
 	ctx := c.Request.Context()
-	if _, err := s.Stores.Sources.Get(ctx, p.OrgID, id); err != nil {
-		return err
-	}
-	list, err := s.Stores.SourceSchedules.List(ctx, p.OrgID, id)
+	list, err := s.Stores.SourceSchedules.List(ctx, orgID, id)
 	if err != nil {
 		return err
 	}
@@ -159,12 +150,8 @@ func (s *Server) deleteSchedule(c *gin.Context) error {
 // setScheduleSensitivity sets the sensitivity of a source's scheduled
 // scans (member) and answers its schedules.
 func (s *Server) setScheduleSensitivity(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
+	orgID, id, err := s.ownedSource(c)
 	if err != nil {
-		return err
-	}
-	if _, err := s.Stores.Sources.Get(c.Request.Context(), p.OrgID, id); err != nil {
 		return err
 	}
 	var req struct {
@@ -173,7 +160,7 @@ func (s *Server) setScheduleSensitivity(c *gin.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	list, err := s.Scans.SetSensitivity(c.Request.Context(), p.OrgID, id, req.Sensitivity)
+	list, err := s.Scans.SetSensitivity(c.Request.Context(), orgID, id, req.Sensitivity)
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,19 @@ func sourceID(c *gin.Context) (int64, error) {
 	return id, nil
 }
 
+// ownedSource reads the path's source id and checks that the caller's
+// organisation holds it, before anything else of the request is read: a
+// source of another organisation is 404 whatever the body or query, as a
+// missing one.
+func (s *Server) ownedSource(c *gin.Context) (orgID string, id int64, err error) {
+	orgID = mustPrincipal(c).OrgID
+	if id, err = sourceID(c); err != nil {
+		return "", 0, err
+	}
+	_, err = s.Stores.Sources.Get(c.Request.Context(), orgID, id)
+	return orgID, id, err
+}
+
 // testSourceConnection connects with the given settings without saving
 // them and lists what the source holds: 200 with success false and the
 // reason when the source cannot be reached (SPEC.md); malformed settings
@@ -231,8 +244,7 @@ type discoveredFileView struct {
 // listSourceFiles lists the objects scans found in an object store
 // source, with their sync state; a database or warehouse source has none.
 func (s *Server) listSourceFiles(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
+	orgID, id, err := s.ownedSource(c)
 	if err != nil {
 		return err
 	}
@@ -241,10 +253,7 @@ func (s *Server) listSourceFiles(c *gin.Context) error {
 		return err
 	}
 	ctx := c.Request.Context()
-	if _, err := s.Stores.Sources.Get(ctx, p.OrgID, id); err != nil {
-		return err
-	}
-	list, total, err := s.Stores.DiscoveredFiles.List(ctx, p.OrgID, id, models.Page(pg))
+	list, total, err := s.Stores.DiscoveredFiles.List(ctx, orgID, id, models.Page(pg))
 	if err != nil {
 		return err
 	}
