@@ -56,10 +56,9 @@ type ScanTally struct {
 
 // ScanItemInput is one item of a scan and the tally before it.
 type ScanItemInput struct {
-	Scan    ScanRef   `json:"scan"`
-	Objects bool      `json:"objects"`
-	Item    ScanItem  `json:"item"`
-	Tally   ScanTally `json:"tally"`
+	Scan  ScanRef   `json:"scan"`
+	Item  ScanItem  `json:"item"`
+	Tally ScanTally `json:"tally"`
 	// Error, for RecordScanItemFailure, is why the item failed.
 	Error string `json:"error,omitempty"`
 }
@@ -82,12 +81,18 @@ func scanGone(err error) error {
 	return err
 }
 
-// nonRetryable marks errors of a source a retry will not mend (wrong
-// settings, a bucket or table that is not there, a file that is not data),
-// keeping their message, which connectors and the engine make safe to show.
+// sourceAtFault reports errors of a source a retry will not mend (wrong
+// settings, a bucket or table that is not there, a file that is not
+// data, a table too wide); their messages, which connectors and the
+// engine make safe to show, are the user's answer.
+func sourceAtFault(err error) bool {
+	return errors.Is(err, connectors.ErrInvalid) || errors.Is(err, connectors.ErrNotFound) ||
+		errors.Is(err, scanner.ErrBadInput) || errors.Is(err, connectors.ErrTooWide)
+}
+
+// nonRetryable marks the errors sourceAtFault names as final.
 func nonRetryable(err error) error {
-	if errors.Is(err, connectors.ErrInvalid) || errors.Is(err, connectors.ErrNotFound) || errors.Is(err, scanner.ErrBadInput) ||
-		errors.Is(err, connectors.ErrTooWide) {
+	if sourceAtFault(err) {
 		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadInput, nil)
 	}
 	return err
@@ -181,7 +186,7 @@ func (a *Activities) ScanItem(ctx context.Context, in ScanItemInput) (ScanTally,
 	defer stop()
 	res, err := a.scanItem(ctx, src, in)
 	if err != nil {
-		if errors.Is(err, scanner.ErrBadInput) || errors.Is(err, connectors.ErrNotFound) || errors.Is(err, connectors.ErrTooWide) {
+		if sourceAtFault(err) {
 			in.Error = err.Error()
 			return a.RecordScanItemFailure(ctx, in)
 		}

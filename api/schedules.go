@@ -50,12 +50,17 @@ func (r scheduleRequest) input() scans.ScheduleInput {
 	return scans.ScheduleInput{CronExpression: r.CronExpression, Tables: r.Tables, Enabled: r.Enabled, Sensitivity: r.Sensitivity}
 }
 
-func scheduleID(c *gin.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("sid"), 10, 64)
-	if err != nil || id < 1 {
-		return 0, errs.NotFound("schedule")
+// schedulePath reads the caller's organisation and the source and
+// schedule ids of the path; ids that are not positive numbers are 404.
+func schedulePath(c *gin.Context) (orgID string, id, sid int64, err error) {
+	if id, err = sourceID(c); err != nil {
+		return "", 0, 0, err
 	}
-	return id, nil
+	sid, err = strconv.ParseInt(c.Param("sid"), 10, 64)
+	if err != nil || sid < 1 {
+		return "", 0, 0, errs.NotFound("schedule")
+	}
+	return mustPrincipal(c).OrgID, id, sid, nil
 }
 
 // createSchedule adds a cron schedule of scans to a source (member).
@@ -110,12 +115,7 @@ func respondSchedules(c *gin.Context, list []models.SourceSchedule, pg page) err
 // updateSchedule changes a schedule (member): cron_expression, tables,
 // enabled (pauses or resumes it), sensitivity.
 func (s *Server) updateSchedule(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
-	if err != nil {
-		return err
-	}
-	sid, err := scheduleID(c)
+	orgID, id, sid, err := schedulePath(c)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (s *Server) updateSchedule(c *gin.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	sc, err := s.Scans.UpdateSchedule(c.Request.Context(), p.OrgID, id, sid, req.input())
+	sc, err := s.Scans.UpdateSchedule(c.Request.Context(), orgID, id, sid, req.input())
 	if err != nil {
 		return err
 	}
@@ -132,16 +132,11 @@ func (s *Server) updateSchedule(c *gin.Context) error {
 
 // deleteSchedule removes a schedule (member).
 func (s *Server) deleteSchedule(c *gin.Context) error {
-	p := mustPrincipal(c)
-	id, err := sourceID(c)
+	orgID, id, sid, err := schedulePath(c)
 	if err != nil {
 		return err
 	}
-	sid, err := scheduleID(c)
-	if err != nil {
-		return err
-	}
-	if err := s.Scans.DeleteSchedule(c.Request.Context(), p.OrgID, id, sid); err != nil {
+	if err := s.Scans.DeleteSchedule(c.Request.Context(), orgID, id, sid); err != nil {
 		return err
 	}
 	return respond(c, http.StatusOK, gin.H{"id": sid, "deleted": true})

@@ -61,7 +61,7 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 	}
 	tally := plan.Tally
 	for _, item := range plan.Items {
-		step := activities.ScanItemInput{Scan: in, Objects: plan.Objects, Item: item, Tally: tally}
+		step := activities.ScanItemInput{Scan: in, Item: item, Tally: tally}
 		err := workflow.ExecuteActivity(long, a.ScanItem, step).Get(ctx, &tally)
 		if err != nil {
 			if sourceDeleted(err) {
