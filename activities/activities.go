@@ -18,6 +18,7 @@ import (
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/retention"
+	"github.com/dqs/dqs/scans"
 	"github.com/dqs/dqs/secrets"
 	"github.com/dqs/dqs/sources"
 	"github.com/dqs/dqs/spool"
@@ -46,6 +47,10 @@ type Activities struct {
 	Memory analysis.Limits
 	// Sources opens data sources for scans, through the network guard.
 	Sources *sources.Service
+	// ScanWorkflows tells whether a scan's workflow still runs, so that a
+	// schedule's run can end a scan abandoned by its workflow; nil leaves
+	// such scans alone.
+	ScanWorkflows scans.Workflows
 	// Spool holds the stored files being analysed; a process's leftovers
 	// are removed when the next starts. nil: the system's temporary
 	// directory.

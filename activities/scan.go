@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/connectors"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
@@ -218,7 +219,15 @@ func (a *Activities) scanItem(ctx context.Context, src *models.Source, in ScanIt
 		return nil, nonRetryable(err)
 	}
 	defer conn.Close()
-	opt := scanner.Options{Limits: a.Memory, Progress: func(float64) { activity.RecordHeartbeat(ctx) }}
+	org, err := a.Stores.Orgs.Get(ctx, src.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := analysis.WithNullTokens(org.NullTokenList())
+	if err != nil { // checked when the setting was saved: a list stored by hand
+		return nil, fmt.Errorf("%w: the organisation's null_tokens cannot be used: %w", scanner.ErrBadInput, err)
+	}
+	opt := scanner.Options{Limits: a.Memory, NullTokens: d.NullTokens, Progress: func(float64) { activity.RecordHeartbeat(ctx) }}
 	switch c := conn.(type) {
 	case connectors.ObjectSource:
 		return scanner.Object(ctx, c, in.Item.Name, in.Item.SizeBytes, opt)
@@ -347,7 +356,7 @@ func (a *Activities) CreateScheduledScan(ctx context.Context, in ScheduleRef) (s
 	if err != nil {
 		return "", scanGone(err)
 	}
-	svc := scans.Service{Stores: a.Stores, Sources: a.Sources}
+	svc := scans.Service{Stores: a.Stores, Sources: a.Sources, Workflows: a.ScanWorkflows, Logger: a.Logger}
 	scan, err := svc.Create(ctx, in.OrgID, in.SourceID, scans.ScheduledRequest(sc))
 	if e := (*errs.Error)(nil); errors.As(err, &e) && !errors.Is(err, errs.ErrNotFound) && !errors.Is(err, errs.ErrInternal) {
 		return "", temporal.NewNonRetryableApplicationError(e.Message, ErrTypeBadInput, nil)

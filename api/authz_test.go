@@ -61,6 +61,7 @@ var requirements = map[string]requirement{
 	"POST /api/v1/sources/:id/scan":                   {access: "any", scope: "scan"},
 	"GET /api/v1/sources/:id/scans":                   {access: "any", scope: "read"},
 	"GET /api/v1/sources/:id/scans/:scan_id":          {access: "any", scope: "read"},
+	"GET /api/v1/sources/:id/scans/:scan_id/results":  {access: "any", scope: "read"},
 	"GET /api/v1/sources/:id/metrics/:metric/history": {access: "any", scope: "read"},
 	"POST /api/v1/sources/:id/schedules":              {access: "any", scope: "write"},
 	"GET /api/v1/sources/:id/schedules":               {access: "any", scope: "read"},

@@ -111,14 +111,31 @@ var listRoutes = []listRoute{
 		seed: func(env *servicetest.Env, admin *servicetest.Session) {
 			id := seedSource(env, admin)
 			for range seededItems {
-				if err := env.App.Stores.Scans.Create(context.Background(), admin.OrgID, &models.Scan{SourceID: id}); err != nil {
+				seedScan(env, admin, id) // a source is read by one scan at a time: each ends before the next
+			}
+		},
+		at: func(env *servicetest.Env, admin *servicetest.Session) string {
+			src := env.Must(200, "GET", "/api/v1/sources", admin.Access, nil).List()[0]
+			return fmt.Sprintf("/api/v1/sources/%v/scans", src["id"])
+		},
+	},
+	{
+		// A scan's results with their profiles, seeded through the store
+		// as the scan activities write them.
+		path: "/api/v1/sources/:id/scans/:scan_id/results", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			sc := seedScan(env, admin, seedSource(env, admin))
+			for i := range seededItems {
+				t := &models.ScanTable{ScanID: sc.ID, TableName: fmt.Sprint("t", i), Rows: int64(i), Profile: `{"table_name":"t"}`}
+				if err := env.App.Stores.Scans.AddTable(context.Background(), admin.OrgID, t); err != nil {
 					env.T.Fatal(err)
 				}
 			}
 		},
 		at: func(env *servicetest.Env, admin *servicetest.Session) string {
 			src := env.Must(200, "GET", "/api/v1/sources", admin.Access, nil).List()[0]
-			return fmt.Sprintf("/api/v1/sources/%v/scans", src["id"])
+			sc := env.Must(200, "GET", fmt.Sprintf("/api/v1/sources/%v/scans", src["id"]), admin.Access, nil).List()[0]
+			return fmt.Sprintf("/api/v1/sources/%v/scans/%v/results", src["id"], sc["scan_id"])
 		},
 	},
 	{
@@ -181,6 +198,19 @@ var listRoutes = []listRoute{
 	},
 }
 
+// seedScan writes a scan of source id through the store and ends it.
+func seedScan(env *servicetest.Env, admin *servicetest.Session, id int64) *models.Scan {
+	ctx := context.Background()
+	sc := &models.Scan{SourceID: id}
+	if err := env.App.Stores.Scans.Create(ctx, admin.OrgID, sc); err != nil {
+		env.T.Fatal(err)
+	}
+	if err := env.App.Stores.Scans.Finish(ctx, admin.OrgID, sc.ID, models.ScanCompleted, "", 0, time.Now()); err != nil {
+		env.T.Fatal(err)
+	}
+	return sc
+}
+
 func seedAPIKeys(env *servicetest.Env, admin *servicetest.Session) {
 	for range seededItems {
 		env.APIKey(admin, "read")
@@ -195,6 +225,7 @@ var unprobed = map[string]string{
 	"GET /api/v1/sources/:id/scans/:scan_id":          "one scan with its results",
 	"GET /api/v1/public/scan/:scan_id/status":         "one scan's status",
 	"GET /api/v1/sources/:id/metrics/:metric/history": "a list named by a metric, not by an id: walked in listRoutes",
+	"GET /api/v1/sources/:id/scans/:scan_id/results":  "a list under one scan of a source: walked in listRoutes",
 }
 
 // pageCase is one valid query and the page it must answer, in items of

@@ -137,6 +137,7 @@ func (s *Server) routeTable() []route {
 		{Method: "POST", Path: v1 + "/sources/:id/scan", Access: Any, Scope: models.ScopeScan, Limit: limitJobs, Handle: s.startScan},
 		{Method: "GET", Path: v1 + "/sources/:id/scans", Access: Any, Handle: s.listScans},
 		{Method: "GET", Path: v1 + "/sources/:id/scans/:scan_id", Access: Any, Handle: s.getScan},
+		{Method: "GET", Path: v1 + "/sources/:id/scans/:scan_id/results", Access: Any, Handle: s.listScanResults},
 		{Method: "GET", Path: v1 + "/sources/:id/metrics/:metric/history", Access: Any, Handle: s.metricHistory},
 		{Method: "POST", Path: v1 + "/sources/:id/schedules", Access: Any, Handle: s.createSchedule},
 		{Method: "GET", Path: v1 + "/sources/:id/schedules", Access: Any, Handle: s.listSchedules},

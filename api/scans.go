@@ -28,32 +28,40 @@ type scanStarted struct {
 
 // scanView is a scan's status (DECISIONS.md "Scan status body").
 type scanView struct {
-	ScanID          string          `json:"scan_id"`
-	SourceID        int64           `json:"source_id"`
-	ScheduleID      *int64          `json:"schedule_id"`
-	Status          string          `json:"status"`
-	Progress        int             `json:"progress"`
-	Tables          []string        `json:"tables"`
-	TablesTotal     int             `json:"tables_total"`
-	TablesScanned   int             `json:"tables_scanned"`
-	TablesFailed    int             `json:"tables_failed"`
-	RowsRead        int64           `json:"rows_read"`
-	EstimatedTokens int64           `json:"estimated_tokens"`
-	ChargedTokens   int64           `json:"charged_tokens"`
-	Error           *string         `json:"error"`
-	CreatedAt       time.Time       `json:"created_at"`
-	StartedAt       *time.Time      `json:"started_at"`
-	CompletedAt     *time.Time      `json:"completed_at"`
-	Results         []scanTableView `json:"results,omitempty"`
+	ScanID          string         `json:"scan_id"`
+	SourceID        int64          `json:"source_id"`
+	ScheduleID      *int64         `json:"schedule_id"`
+	Status          string         `json:"status"`
+	Progress        int            `json:"progress"`
+	Tables          []string       `json:"tables"`
+	TablesTotal     int            `json:"tables_total"`
+	TablesScanned   int            `json:"tables_scanned"`
+	TablesFailed    int            `json:"tables_failed"`
+	RowsRead        int64          `json:"rows_read"`
+	EstimatedTokens int64          `json:"estimated_tokens"`
+	ChargedTokens   int64          `json:"charged_tokens"`
+	Error           *string        `json:"error"`
+	CreatedAt       time.Time      `json:"created_at"`
+	StartedAt       *time.Time     `json:"started_at"`
+	CompletedAt     *time.Time     `json:"completed_at"`
+	Results         []scanItemView `json:"results,omitempty"`
 }
 
-// scanTableView is the result of one table or object of a scan.
+// scanItemView is how one table or object of a scan ended, in the scan's
+// status: a scan reads up to scans.MaxItems of them, so the status carries
+// no profiles (GET .../results pages those).
+type scanItemView struct {
+	TableName string  `json:"table_name"`
+	Status    string  `json:"status"`
+	Error     *string `json:"error"`
+	Rows      int64   `json:"rows"`
+}
+
+// scanTableView is the result of one table or object of a scan with its
+// profile.
 type scanTableView struct {
-	TableName string          `json:"table_name"`
-	Status    string          `json:"status"`
-	Error     *string         `json:"error"`
-	Rows      int64           `json:"rows"`
-	Profile   *scanner.Result `json:"profile"`
+	scanItemView
+	Profile *scanner.Result `json:"profile"`
 }
 
 func viewScan(sc *models.Scan) scanView {
@@ -65,8 +73,12 @@ func viewScan(sc *models.Scan) scanView {
 		CreatedAt: sc.CreatedAt.UTC(), StartedAt: utcPtr(sc.StartedAt), CompletedAt: utcPtr(sc.CompletedAt)}
 }
 
+func viewScanItem(t *models.ScanTable) scanItemView {
+	return scanItemView{TableName: t.TableName, Status: t.Status, Error: strPtr(t.Error), Rows: t.Rows}
+}
+
 func viewScanTable(t *models.ScanTable) scanTableView {
-	v := scanTableView{TableName: t.TableName, Status: t.Status, Error: strPtr(t.Error), Rows: t.Rows}
+	v := scanTableView{scanItemView: viewScanItem(t)}
 	if t.Profile != "" {
 		var r scanner.Result
 		if json.Unmarshal([]byte(t.Profile), &r) == nil {
@@ -195,11 +207,41 @@ func (s *Server) scanWithResults(ctx context.Context, orgID, scanID string) (sca
 		return scanView{}, err
 	}
 	v := viewScan(sc)
-	v.Results = make([]scanTableView, len(tables))
+	v.Results = make([]scanItemView, len(tables))
 	for i := range tables {
-		v.Results[i] = viewScanTable(&tables[i])
+		v.Results[i] = viewScanItem(&tables[i])
 	}
 	return v, nil
+}
+
+// listScanResults pages the results of a scan of a source with their
+// profiles; filter table keeps one table's or object's.
+func (s *Server) listScanResults(c *gin.Context) error {
+	orgID, id, err := s.ownedSource(c)
+	if err != nil {
+		return err
+	}
+	pg, err := parsePage(c, defaultPageLimit)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request.Context()
+	sc, err := s.Stores.Scans.Get(ctx, orgID, c.Param("scan_id"))
+	if err != nil {
+		return err
+	}
+	if sc.SourceID != id {
+		return errs.NotFound("scan")
+	}
+	list, total, err := s.Stores.Scans.Results(ctx, orgID, sc.ID, c.Query("table"), models.Page(pg))
+	if err != nil {
+		return err
+	}
+	out := make([]scanTableView, len(list))
+	for i := range list {
+		out[i] = viewScanTable(&list[i])
+	}
+	return respondList(c, out, total, pg)
 }
 
 // metricPointView is one recorded value (DECISIONS.md "Metric history").

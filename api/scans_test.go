@@ -8,10 +8,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dqs/dqs/internal/servicetest"
+	"github.com/dqs/dqs/models"
 )
 
 // pgScanSource makes a PostgreSQL schema of its own holding customers
@@ -38,6 +41,18 @@ func resultOf(t *testing.T, scan map[string]any, table string) map[string]any {
 		}
 	}
 	t.Fatalf("scan has no result for %s: %v", table, scan["results"])
+	return nil
+}
+
+// profileOf is the result of one table or object of a scan with its
+// profile, as GET .../results?table= answers it.
+func profileOf(t *testing.T, env *servicetest.Env, token, scanPath, table string) map[string]any {
+	t.Helper()
+	r := env.Must(200, "GET", scanPath+"/results?table="+url.QueryEscape(table), token, nil)
+	if list := r.List(); len(list) == 1 && list[0]["table_name"] == table && r.Body["meta"].(map[string]any)["total"] == float64(1) {
+		return list[0]
+	}
+	t.Fatalf("results of %s = %s, want exactly its result", table, r.Raw)
 	return nil
 }
 
@@ -77,7 +92,10 @@ func TestScanPostgresSource(t *testing.T) {
 		t.Fatalf("source after scan = %v", s)
 	}
 
-	customers := resultOf(t, scan, "customers")
+	if r := resultOf(t, scan, "customers"); r["rows"] != float64(500) || r["status"] != "completed" || r["profile"] != nil {
+		t.Fatalf("customers in the scan's status = %v, want its rows and status without the profile", r)
+	}
+	customers := profileOf(t, env, user.Access, base+"/scans/"+started["scan_id"].(string), "customers")
 	email := columnOf(t, customers, "email")
 	cls := email["classification"].(map[string]any)
 	if customers["rows"] != float64(500) || cls["label"] != "email" || email["nulls"] != float64(50) || email["format_conformance"] != float64(1) {
@@ -196,7 +214,7 @@ func TestScanObjectSource(t *testing.T) {
 	if r := resultOf(t, scan, "exports/broken.parquet"); r["status"] != "failed" || r["error"] == nil {
 		t.Fatalf("broken object = %v, want failed with a reason", r)
 	}
-	customers := resultOf(t, scan, "exports/customers.csv")
+	customers := profileOf(t, env, user.Access, base+"/scans/"+started["scan_id"].(string), "exports/customers.csv")
 	if e := columnOf(t, customers, "email"); e["classification"].(map[string]any)["label"] != "email" {
 		t.Fatalf("customers.email = %v", e)
 	}
@@ -224,4 +242,68 @@ func TestScanObjectSource(t *testing.T) {
 	if scan["tables_total"] != float64(1) || resultOf(t, scan, "exports/orders.jsonl")["rows"] != float64(1) {
 		t.Fatalf("scan after a change = %v", scan)
 	}
+}
+
+// TestScanOneAtATime: a source is read by one scan at a time; a scan whose
+// workflow is gone does not hold the source; the estimates of unfinished
+// scans are held against the balance; object scans count the
+// organisation's null tokens as nulls.
+func TestScanOneAtATime(t *testing.T) {
+	url, put := bucketWith(t, map[string]string{"exports/codes.csv": "code,name\nMISSING,a\n7,b\n9,c\n"})
+	env := servicetest.Start(t, servicetest.Options{Configure: allowLoopback})
+	user := env.Register(servicetest.Unique("scanone"))
+	ctx := context.Background()
+	src := env.Must(201, "POST", "/api/v1/sources", user.Access, s3Source("lake", url)).Data()
+	srcID := int64(src["id"].(float64))
+	base := fmt.Sprintf("/api/v1/sources/%d", srcID)
+
+	// A scan just written, its workflow not started yet, holds the source.
+	pending := &models.Scan{SourceID: srcID}
+	if err := env.App.Stores.Scans.Create(ctx, user.OrgID, pending); err != nil {
+		t.Fatal(err)
+	}
+	if r := env.Do("POST", base+"/scan", user.Access, nil); r.Status != 409 || r.ErrorCode() != "conflict" || !strings.Contains(r.ErrorMessage(), pending.ID) {
+		t.Fatalf("second scan = %d %s, want 409 naming %s", r.Status, r.Raw, pending.ID)
+	}
+	// Running without a workflow (terminated from the Temporal UI): it is
+	// ended, and the new scan goes ahead.
+	if err := env.App.Stores.Scans.Start(ctx, user.OrgID, pending.ID, 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	env.Must(200, "PATCH", "/api/v1/org/settings", user.Access, map[string]any{"null_tokens": []string{"MISSING"}})
+	started := env.Must(202, "POST", base+"/scan", user.Access, nil).Data()
+	abandoned := env.Must(200, "GET", base+"/scans/"+pending.ID, user.Access, nil).Data()
+	if abandoned["status"] != "failed" || !strings.Contains(fmt.Sprint(abandoned["error"]), "workflow ended") || abandoned["charged_tokens"] != float64(0) {
+		t.Fatalf("abandoned scan = %v, want failed, its workflow named, nothing charged", abandoned)
+	}
+	scanPath := base + "/scans/" + started["scan_id"].(string)
+	if scan := waitJob(t, env, user.Access, scanPath); scan["status"] != "completed" {
+		t.Fatalf("scan = %v", scan)
+	}
+	// The organisation's null tokens: MISSING is a null, as in an upload.
+	code := columnOf(t, profileOf(t, env, user.Access, scanPath, "exports/codes.csv"), "code")
+	if code["nulls"] != float64(1) || code["numeric"] != true {
+		t.Fatalf("code = %v, want 1 null (MISSING) and numeric", code)
+	}
+
+	// Another source's unfinished scan holds its estimate: the balance
+	// less what it holds is below this scan's estimate.
+	other := env.Must(201, "POST", "/api/v1/sources", user.Access, s3Source("lake2", url)).Data()
+	balance := int64(env.Must(200, "GET", "/api/v1/billing/balance", user.Access, nil).Data()["tokens"].(float64))
+	holder := &models.Scan{SourceID: int64(other["id"].(float64)), EstimatedTokens: balance}
+	if err := env.App.Stores.Scans.Create(ctx, user.OrgID, holder); err != nil {
+		t.Fatal(err)
+	}
+	// A changed object makes the next scan cost 1: refused, the whole
+	// balance being held.
+	put("exports/codes.csv", "code,name\n1,a\n")
+	r := env.Do("POST", base+"/scan", user.Access, nil)
+	if r.Status != 402 || r.ErrorCode() != "insufficient_tokens" || !strings.Contains(r.ErrorMessage(), fmt.Sprintf("%d are held by unfinished scans (1)", balance)) {
+		t.Fatalf("scan while the balance is held = %d %s, want 402 saying what is held", r.Status, r.Raw)
+	}
+	// Once the holder ends, the same scan starts.
+	if err := env.App.Stores.Scans.Finish(ctx, user.OrgID, holder.ID, models.ScanFailed, "ended", 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	env.Must(202, "POST", base+"/scan", user.Access, nil)
 }

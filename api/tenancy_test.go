@@ -137,6 +137,7 @@ var resources = map[string]ownedResource{
 	"POST /api/v1/sources/:id/scan":                   sourceToScanOfA,
 	"GET /api/v1/sources/:id/scans":                   sourceOfA,
 	"GET /api/v1/sources/:id/scans/:scan_id":          sourceOfA,
+	"GET /api/v1/sources/:id/scans/:scan_id/results":  sourceOfA,
 	"GET /api/v1/sources/:id/metrics/:metric/history": sourceOfA,
 	"GET /api/v1/public/scan/:scan_id/status":         scanOfA,
 	"POST /api/v1/sources/:id/schedules":              sourceToScanOfA,

@@ -190,7 +190,8 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 		acts := &activities.Activities{Sources: sourcesSvc, Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
 			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger),
 			Events:   events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}},
-			Webhooks: sender, Secrets: box, Memory: memory, Spool: a.Spool}
+			Webhooks: sender, Secrets: box, Memory: memory, Spool: a.Spool,
+			ScanWorkflows: worker.Scans{Client: a.Temporal, Names: names}}
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
 		}

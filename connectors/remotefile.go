@@ -8,7 +8,11 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 )
+
+// DefaultIdleTimeout is how long a read waits for an object's next bytes.
+const DefaultIdleTimeout = time.Minute
 
 // RemoteFile is an object of an ObjectSource as a file the readers take
 // (readers.File: io.Reader, io.ReaderAt, io.Seeker), read from the store
@@ -30,7 +34,16 @@ import (
 // that ends before it (it shrank or was replaced) fails the read with an
 // error wrapping io.ErrUnexpectedEOF. Errors of the source's Open and of
 // its streams are returned unchanged (they are safe to show).
+//
+// A stream that sends nothing for IdleTimeout is abandoned (its request's
+// context is cancelled) and the read fails: a store that stops sending
+// mid-object must fail the scan's item, to be retried, rather than hold it
+// while its heartbeats go on.
 type RemoteFile struct {
+	// IdleTimeout bounds the wait for a stream's next bytes; 0 is
+	// DefaultIdleTimeout. Set it before the first read.
+	IdleTimeout time.Duration
+
 	ctx  context.Context
 	src  ObjectSource
 	key  string
@@ -83,7 +96,7 @@ func (f *RemoteFile) Read(p []byte) (int, error) {
 	}
 	if f.body == nil || f.bodyAt != f.pos {
 		f.drop()
-		body, err := f.src.Open(f.ctx, f.key, f.pos, f.size-f.pos)
+		body, err := f.open(f.pos, f.size-f.pos)
 		if err != nil {
 			return 0, err
 		}
@@ -163,7 +176,7 @@ func (f *RemoteFile) fetch(p []byte, off int64) (int, error) {
 		start = max(0, end-readBlock)
 		buf = make([]byte, end-start)
 	}
-	body, err := f.src.Open(f.ctx, f.key, start, int64(len(buf)))
+	body, err := f.open(start, int64(len(buf)))
 	if err != nil {
 		return 0, err
 	}
@@ -184,6 +197,57 @@ func (f *RemoteFile) fetch(p []byte, off int64) (int, error) {
 		return got, f.short(off + int64(got))
 	}
 	return got, err
+}
+
+// open opens length bytes of the object from off, as a stream abandoned
+// when a read of it waits longer than the idle timeout.
+func (f *RemoteFile) open(off, length int64) (io.ReadCloser, error) {
+	ctx, cancel := context.WithCancel(f.ctx)
+	body, err := f.src.Open(ctx, f.key, off, length)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	idle := f.IdleTimeout
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	return &idleStream{body: body, cancel: cancel, idle: idle, key: f.key}, nil
+}
+
+// idleStream is a stream of an object whose context is cancelled, which
+// ends a blocked read in the store's client, when a read waits longer
+// than idle.
+type idleStream struct {
+	body    io.ReadCloser
+	cancel  context.CancelFunc
+	idle    time.Duration
+	key     string
+	timer   *time.Timer
+	stalled atomic.Bool
+}
+
+func (s *idleStream) Read(p []byte) (int, error) {
+	if s.timer == nil {
+		s.timer = time.AfterFunc(s.idle, func() { s.stalled.Store(true); s.cancel() })
+	} else {
+		s.timer.Reset(s.idle)
+	}
+	n, err := s.body.Read(p)
+	s.timer.Stop()
+	if err != nil && s.stalled.Load() {
+		return n, fmt.Errorf("object %q: no bytes arrived for %s; the store stopped sending", Clip(s.key, 200), s.idle)
+	}
+	return n, err
+}
+
+func (s *idleStream) Close() error {
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	err := s.body.Close()
+	s.cancel()
+	return err
 }
 
 // kept returns the block kept and its offset.

@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dqs/dqs/readers"
 )
@@ -668,3 +670,90 @@ func readRows(t *testing.T, f readers.File, name string) ([]string, []string) {
 	}
 	return slices.Clone(r.Columns()), rows
 }
+
+// stallSource sends the first sent bytes of each stream, then nothing,
+// until the stream's context ends (as a store's client does when its
+// request is cancelled).
+type stallSource struct {
+	sent int
+	mu   sync.Mutex
+	ctxs []context.Context
+}
+
+func (s *stallSource) List(context.Context) ([]Table, error) { return nil, nil }
+func (s *stallSource) Close() error                          { return nil }
+func (s *stallSource) Open(ctx context.Context, _ string, _, _ int64) (io.ReadCloser, error) {
+	s.mu.Lock()
+	s.ctxs = append(s.ctxs, ctx)
+	s.mu.Unlock()
+	return &stallStream{ctx: ctx, left: s.sent}, nil
+}
+
+type stallStream struct {
+	ctx  context.Context
+	left int
+}
+
+func (s *stallStream) Read(p []byte) (int, error) {
+	if s.left > 0 {
+		n := min(len(p), s.left)
+		s.left -= n
+		return n, nil
+	}
+	<-s.ctx.Done()
+	return 0, s.ctx.Err()
+}
+
+func (s *stallStream) Close() error { return nil }
+
+// TestRemoteFileStall: a store that stops sending mid-object fails the read
+// after the idle timeout, saying so, and its request is cancelled; a store
+// that sends keeps the read going however long the object takes.
+func TestRemoteFileStall(t *testing.T) {
+	src := &stallSource{sent: 100}
+	f := NewRemoteFile(context.Background(), src, "big.csv", 1<<20)
+	f.IdleTimeout = 20 * time.Millisecond
+	defer f.Close()
+	got, err := io.ReadAll(f)
+	if len(got) != 100 || err == nil || !strings.Contains(err.Error(), `object "big.csv": no bytes arrived for 20ms`) {
+		t.Fatalf("ReadAll = %d bytes, %v; want the 100 sent, then the stall named", len(got), err)
+	}
+	if _, err := f.ReadAt(make([]byte, 200), 0); err == nil || !strings.Contains(err.Error(), "no bytes arrived") {
+		t.Fatalf("ReadAt of a stalled store = %v", err)
+	}
+	for i, ctx := range src.ctxs {
+		if ctx.Err() == nil {
+			t.Errorf("stream %d: its request was not cancelled", i)
+		}
+	}
+
+	// Slow but steady: each read waits less than the timeout, the whole
+	// object (10 reads of 7 bytes) longer; the timeout is per read.
+	slow := &memSource{objects: map[string][]byte{"k": testBytes(64)}}
+	f = NewRemoteFile(context.Background(), slowSource{slow, 15 * time.Millisecond}, "k", 64)
+	f.IdleTimeout = 100 * time.Millisecond
+	if got, err := io.ReadAll(f); err != nil || !bytes.Equal(got, testBytes(64)) {
+		t.Fatalf("slow store: %d bytes, %v", len(got), err)
+	}
+}
+
+// slowSource delays each read of its streams.
+type slowSource struct {
+	*memSource
+	delay time.Duration
+}
+
+func (s slowSource) Open(ctx context.Context, key string, off, n int64) (io.ReadCloser, error) {
+	r, err := s.memSource.Open(ctx, key, off, n)
+	if err != nil {
+		return nil, err
+	}
+	return slowStream{r, s.delay}, nil
+}
+
+type slowStream struct {
+	io.ReadCloser
+	delay time.Duration
+}
+
+func (s slowStream) Read(p []byte) (int, error) { time.Sleep(s.delay); return s.ReadCloser.Read(p) }

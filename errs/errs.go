@@ -37,12 +37,13 @@ func newf(status int, code, format string, args ...any) *Error {
 
 // Sentinels for errors.Is comparisons; their messages are generic.
 var (
-	ErrBadRequest    = &Error{http.StatusBadRequest, "bad_request", "invalid request"}
-	ErrUnauthorized  = &Error{http.StatusUnauthorized, "unauthorized", "missing or invalid credentials"}
-	ErrNotFound      = &Error{http.StatusNotFound, "not_found", "not found"}
-	ErrConflict      = &Error{http.StatusConflict, "conflict", "conflict"}
-	ErrLimitExceeded = &Error{http.StatusConflict, "limit_exceeded", "limit exceeded"}
-	ErrInternal      = &Error{http.StatusInternalServerError, "internal_error", "internal server error"}
+	ErrBadRequest         = &Error{http.StatusBadRequest, "bad_request", "invalid request"}
+	ErrUnauthorized       = &Error{http.StatusUnauthorized, "unauthorized", "missing or invalid credentials"}
+	ErrNotFound           = &Error{http.StatusNotFound, "not_found", "not found"}
+	ErrConflict           = &Error{http.StatusConflict, "conflict", "conflict"}
+	ErrLimitExceeded      = &Error{http.StatusConflict, "limit_exceeded", "limit exceeded"}
+	ErrInsufficientTokens = &Error{http.StatusPaymentRequired, "insufficient_tokens", "insufficient tokens"}
+	ErrInternal           = &Error{http.StatusInternalServerError, "internal_error", "internal server error"}
 )
 
 // BadRequest reports invalid or missing request parameters.

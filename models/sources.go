@@ -542,15 +542,49 @@ type Scans struct{ db *DB }
 // sc.ScheduleID, when set, which must be the source's), in status queued
 // with an id NewShortID("scn") unless it has one. Tables defaults to "[]"
 // (every table); EstimatedTokens is kept, the progress fields start at zero.
+//
+// A source is read by one scan at a time: while another scan of it is
+// queued or running, Create is a conflict (two scans of a bucket would
+// read, and charge, the same objects). The estimate of every unfinished
+// scan of the organisation is held against its balance until the scan is
+// charged, so scans started together cannot spend the same tokens: Create
+// is insufficient_tokens when the balance less what is held is below
+// sc.EstimatedTokens. The organisation's and the source's rows are locked
+// for both checks.
 func (s Scans) Create(ctx context.Context, orgID string, sc *Scan) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
-		if _, err := (Sources{s.db}).Get(ctx, orgID, sc.SourceID); err != nil {
+		if err := s.db.lockOrg(ctx, orgID); err != nil {
+			return err
+		}
+		if _, err := s.db.lockSource(ctx, orgID, sc.SourceID); err != nil {
 			return err
 		}
 		if sc.ScheduleID != nil {
 			if _, err := (SourceSchedules{s.db}).Get(ctx, orgID, sc.SourceID, *sc.ScheduleID); err != nil {
 				return err
 			}
+		}
+		unfinished, err := s.Unfinished(ctx, orgID)
+		if err != nil {
+			return err
+		}
+		var held int64
+		for _, u := range unfinished {
+			if u.SourceID == sc.SourceID {
+				return errs.Conflict("scan %s of this source is %s; a source is read by one scan at a time, start this one when it ends", u.ID, u.Status)
+			}
+			held += u.EstimatedTokens
+		}
+		org, err := Orgs{s.db}.Get(ctx, orgID)
+		if err != nil {
+			return err
+		}
+		if available := org.TokenBalance - held; available < sc.EstimatedTokens {
+			msg := fmt.Sprintf("this scan is estimated at %d tokens; the balance is %d", sc.EstimatedTokens, org.TokenBalance)
+			if held > 0 {
+				msg += fmt.Sprintf(", of which %d are held by unfinished scans (%d)", held, len(unfinished))
+			}
+			return errs.InsufficientTokens("%s", msg)
 		}
 		if sc.ID == "" {
 			sc.ID = NewShortID("scn")
@@ -566,6 +600,15 @@ func (s Scans) Create(ctx context.Context, orgID string, sc *Scan) error {
 		sc.CreatedAt = dbTime(time.Now())
 		return s.db.conn(ctx).Create(sc).Error
 	})
+}
+
+// Unfinished returns the organisation's scans that are queued or running,
+// oldest first.
+func (s Scans) Unfinished(ctx context.Context, orgID string) ([]Scan, error) {
+	var out []Scan
+	err := s.db.conn(ctx).Where("org_id = ? AND status IN ?", orgID, []string{ScanQueued, ScanRunning}).
+		Order("created_at ASC, id ASC").Find(&out).Error
+	return out, err
 }
 
 // Get returns scan id of the organisation.
@@ -656,11 +699,19 @@ func (s Scans) Progress(ctx context.Context, orgID, id string, scanned, failed i
 // completed without an error, failed with one.
 func (s Scans) AddTable(ctx context.Context, orgID string, t *ScanTable) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
-		if _, err := s.Get(ctx, orgID, t.ScanID); err != nil {
+		sc, err := s.Get(ctx, orgID, t.ScanID)
+		if err != nil {
+			return err
+		}
+		// Holding the source's row keeps a delete of the source from
+		// committing between the check above and the rows written below,
+		// which would leave them orphaned; a delete that committed first
+		// makes this a not-found.
+		if _, err := s.db.lockSource(ctx, orgID, sc.SourceID); err != nil {
 			return err
 		}
 		c := s.db.conn(ctx)
-		err := c.Where("org_id = ? AND scan_id = ? AND table_name = ?", orgID, t.ScanID, t.TableName).Delete(&ScanTable{}).Error
+		err = c.Where("org_id = ? AND scan_id = ? AND table_name = ?", orgID, t.ScanID, t.TableName).Delete(&ScanTable{}).Error
 		if err != nil {
 			return err
 		}
@@ -698,14 +749,36 @@ func (s Scans) SaveTable(ctx context.Context, orgID string, t *ScanTable, points
 }
 
 // Tables returns the tables' results of scan scanID in the order they were
-// stored.
+// stored, without their profiles (Profile is empty): a scan holds up to
+// thousands of results, each profile up to thousands of columns, and a
+// status or a charge needs none of them. Results pages the profiles.
 func (s Scans) Tables(ctx context.Context, orgID, scanID string) ([]ScanTable, error) {
 	if _, err := s.Get(ctx, orgID, scanID); err != nil {
 		return nil, err
 	}
 	var out []ScanTable
-	err := s.db.conn(ctx).Where("org_id = ? AND scan_id = ?", orgID, scanID).Order("id ASC").Find(&out).Error
+	err := s.db.conn(ctx).Omit("profile").Where("org_id = ? AND scan_id = ?", orgID, scanID).Order("id ASC").Find(&out).Error
 	return out, err
+}
+
+// Results returns a page of the tables' results of scan scanID with their
+// profiles, in the order they were stored, and their total; table, when
+// not empty, keeps the result of that table or object only.
+func (s Scans) Results(ctx context.Context, orgID, scanID, table string, p Page) ([]ScanTable, int64, error) {
+	if _, err := s.Get(ctx, orgID, scanID); err != nil {
+		return nil, 0, err
+	}
+	q := s.db.conn(ctx).Model(&ScanTable{}).Where("org_id = ? AND scan_id = ?", orgID, scanID)
+	if table != "" {
+		q = q.Where("table_name = ?", table)
+	}
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var out []ScanTable
+	err := q.Order("id ASC").Limit(p.Limit).Offset(p.Offset).Find(&out).Error
+	return out, total, err
 }
 
 // Finish records the end of scan id, completed or failed with errText, the

@@ -529,8 +529,11 @@ func TestScansLifecycle(t *testing.T) {
 			got.ScheduleID != nil || !got.CreatedAt.Equal(sc.CreatedAt) {
 			t.Fatalf("stored scan = %+v", got)
 		}
-		if all := scanCreate(t, s, org.ID, src.ID); all.Tables != "[]" {
-			t.Fatalf("default tables = %q", all.Tables)
+		// A source is read by one scan at a time.
+		err = s.Scans.Create(ctx, org.ID, &models.Scan{SourceID: src.ID})
+		wantErr(t, err, errs.ErrConflict)
+		if !strings.Contains(err.Error(), sc.ID) {
+			t.Fatalf("conflict = %v, want it to name %s", err, sc.ID)
 		}
 		// The source and schedule must be the organisation's, and the
 		// schedule the source's.
@@ -612,9 +615,20 @@ func TestScansLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(tables) != 2 || tables[0].TableName != "users" || tables[0].Status != models.ScanFailed || tables[0].Error != "permission denied" ||
-			tables[1].TableName != "orders" || tables[1].Rows != 1500 || tables[1].Profile != `{"v":2}` {
-			t.Fatalf("tables = %+v", tables)
+			tables[1].TableName != "orders" || tables[1].Rows != 1500 || tables[1].Profile != "" {
+			t.Fatalf("tables = %+v, want both without their profiles", tables)
 		}
+		// Results pages them with their profiles, and finds one by name.
+		results, total, err := s.Scans.Results(ctx, org.ID, sc.ID, "", models.Page{Limit: 1, Offset: 1})
+		if err != nil || total != 2 || len(results) != 1 || results[0].TableName != "orders" || results[0].Profile != `{"v":2}` {
+			t.Fatalf("results page = %+v, %d, %v", results, total, err)
+		}
+		results, total, err = s.Scans.Results(ctx, org.ID, sc.ID, "users", models.Page{Limit: 20})
+		if err != nil || total != 1 || len(results) != 1 || results[0].Error != "permission denied" {
+			t.Fatalf("results of users = %+v, %d, %v", results, total, err)
+		}
+		_, _, err = s.Scans.Results(ctx, other.ID, sc.ID, "", models.Page{Limit: 20})
+		wantErr(t, err, errs.ErrNotFound)
 		wantErr(t, s.Scans.AddTable(ctx, org.ID, &models.ScanTable{ScanID: "scan_missing", TableName: "x"}), errs.ErrNotFound)
 
 		// Finish stamps the source in the same transaction.
@@ -644,6 +658,9 @@ func TestScansLifecycle(t *testing.T) {
 		wantErr(t, s.Scans.Progress(ctx, org.ID, sc.ID, 2, 0, 1), errs.ErrConflict)
 
 		// A queued scan may fail directly.
+		if err := s.Scans.Finish(ctx, org.ID, withSched.ID, models.ScanCompleted, "", 0, finishedAt); err != nil {
+			t.Fatal(err)
+		}
 		failing := scanCreate(t, s, org.ID, src2.ID)
 		if err := s.Scans.Finish(ctx, org.ID, failing.ID, models.ScanFailed, "could not connect", 0, finishedAt); err != nil {
 			t.Fatal(err)
@@ -658,6 +675,10 @@ func TestScansLifecycle(t *testing.T) {
 			t.Fatal("another org's source was stamped")
 		}
 
+		// Once it ended, the source can be scanned again.
+		if all := scanCreate(t, s, org.ID, src.ID); all.Tables != "[]" {
+			t.Fatalf("default tables = %q", all.Tables)
+		}
 		// ListBySource: newest first, paged.
 		list, total, err := s.Scans.ListBySource(ctx, org.ID, src.ID, allRows)
 		if err != nil {
@@ -1123,6 +1144,97 @@ func TestDiscoveredFilesPending(t *testing.T) {
 		list, _, err := s.DiscoveredFiles.List(ctx, org.ID, src.ID, models.Page{Limit: 10})
 		if err != nil || len(list) != 3 || list[1].ETag != "1" {
 			t.Fatalf("after Pending: %+v, %v", list, err)
+		}
+	})
+}
+
+// TestScansHoldTokens: the estimates of an organisation's unfinished scans
+// are held against its balance, also when two scans are created at once.
+func TestScansHoldTokens(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		s := models.NewStores(db)
+		org, other := newOrg(t, s, "Acme"), newOrg(t, s, "Other")
+		a, b, c := srcCreate(t, s, org.ID, "a"), srcCreate(t, s, org.ID, "b"), srcCreate(t, s, org.ID, "c")
+		theirs := srcCreate(t, s, other.ID, "a")
+		balance := org.TokenBalance
+		first := &models.Scan{SourceID: a.ID, EstimatedTokens: balance - 10}
+		if err := s.Scans.Create(ctx, org.ID, first); err != nil {
+			t.Fatal(err)
+		}
+		err := s.Scans.Create(ctx, org.ID, &models.Scan{SourceID: b.ID, EstimatedTokens: 11})
+		wantErr(t, err, errs.ErrInsufficientTokens)
+		if want := fmt.Sprintf("the balance is %d, of which %d are held by unfinished scans (1)", balance, balance-10); !strings.Contains(err.Error(), want) {
+			t.Fatalf("refusal = %v, want it to say %q", err, want)
+		}
+		// Another organisation's scans hold nothing of this one's.
+		if err := s.Scans.Create(ctx, other.ID, &models.Scan{SourceID: theirs.ID, EstimatedTokens: balance}); err != nil {
+			t.Fatal(err)
+		}
+		exact := &models.Scan{SourceID: b.ID, EstimatedTokens: 10}
+		if err := s.Scans.Create(ctx, org.ID, exact); err != nil {
+			t.Fatalf("a scan of exactly what is left: %v", err)
+		}
+		// An ended scan holds nothing (its charge is taken from the balance).
+		for _, sc := range []*models.Scan{first, exact} {
+			if err := s.Scans.Finish(ctx, org.ID, sc.ID, models.ScanFailed, "ended", 0, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		// Two scans of other sources created at once, each of 60% of the
+		// balance: one is refused.
+		est := balance * 6 / 10
+		errsOf := make(chan error, 2)
+		for _, src := range []*models.Source{a, c} {
+			go func() { errsOf <- s.Scans.Create(ctx, org.ID, &models.Scan{SourceID: src.ID, EstimatedTokens: est}) }()
+		}
+		var ok, refused int
+		for range 2 {
+			switch err := <-errsOf; {
+			case err == nil:
+				ok++
+			case errors.Is(err, errs.ErrInsufficientTokens):
+				refused++
+			default:
+				t.Fatalf("concurrent create: %v", err)
+			}
+		}
+		if ok != 1 || refused != 1 {
+			t.Fatalf("concurrent scans of %d tokens each on a balance of %d: %d created, %d refused; want 1 and 1", est, balance, ok, refused)
+		}
+	})
+}
+
+// TestScanResultRacingSourceDelete: a scan result written while its source
+// is deleted is either refused or deleted with it, never left behind.
+func TestScanResultRacingSourceDelete(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		s := models.NewStores(db)
+		org := newOrg(t, s, "Acme")
+		for i := range 20 {
+			src := srcCreate(t, s, org.ID, fmt.Sprint("db", i))
+			sc := scanCreate(t, s, org.ID, src.ID)
+			var wg sync.WaitGroup
+			wg.Add(2)
+			var saveErr, deleteErr error
+			go func() {
+				defer wg.Done()
+				point := models.MetricPoint{SourceID: src.ID, Metric: "row_count", Value: 1, RecordedAt: time.Now()}
+				saveErr = s.Scans.SaveTable(ctx, org.ID, &models.ScanTable{ScanID: sc.ID, TableName: "t", Rows: 1}, []models.MetricPoint{point})
+			}()
+			go func() { defer wg.Done(); deleteErr = s.Sources.Delete(ctx, org.ID, src.ID) }()
+			wg.Wait()
+			if deleteErr != nil || (saveErr != nil && !errors.Is(saveErr, errs.ErrNotFound)) {
+				t.Fatalf("delete: %v; save: %v", deleteErr, saveErr)
+			}
+			var tables, points int64
+			db.Gorm.Model(&models.ScanTable{}).Where("scan_id = ?", sc.ID).Count(&tables)
+			db.Gorm.Model(&models.MetricPoint{}).Where("source_id = ?", src.ID).Count(&points)
+			if tables != 0 || points != 0 {
+				t.Fatalf("round %d: %d results and %d points of a deleted source left", i, tables, points)
+			}
 		}
 	})
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/profile"
 	"github.com/dqs/dqs/quality"
 )
 
@@ -72,6 +73,10 @@ type Options struct {
 	// Progress, when set, receives the share done (0..1) as the work goes
 	// on, often enough to heartbeat on.
 	Progress func(fraction float64)
+	// NullTokens are the values that count as nulls in an object and in a
+	// table's sample, the organisation's as for its uploads; nil: the
+	// defaults. (A table's push-down profile counts SQL NULLs.)
+	NullTokens *profile.NullTokens
 }
 
 // DefaultSampleRows is the sample a table is classified on.
@@ -92,7 +97,7 @@ func Table(ctx context.Context, src connectors.TableSource, table string, opt Op
 		limit = DefaultSampleRows
 	}
 	progress(0)
-	sample, err := sampleTable(ctx, src, table, limit, opt.Limits)
+	sample, err := sampleTable(ctx, src, table, limit, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +136,7 @@ func Table(ctx context.Context, src connectors.TableSource, table string, opt Op
 
 // sampleTable analyses a random sample of the table; nil when the table
 // has no rows.
-func sampleTable(ctx context.Context, src connectors.TableSource, table string, limit int, lim analysis.Limits) (*analysis.Result, error) {
+func sampleTable(ctx context.Context, src connectors.TableSource, table string, limit int, opt Options) (*analysis.Result, error) {
 	r, err := src.Sample(ctx, table, limit)
 	if err != nil {
 		return nil, badInput(err)
@@ -143,8 +148,9 @@ func sampleTable(ctx context.Context, src connectors.TableSource, table string, 
 		return nil, fmt.Errorf("%w: %w: table %q has %d columns, more than %d", ErrBadInput, connectors.ErrTooWide, table, n, connectors.MaxColumns)
 	}
 	res, err := analysis.AnalyzeRecords(ctx, r, analysis.StreamOptions{
-		Limits: analysis.Limits{FileMemory: analysis.MinFileMemory, Pool: lim.Pool},
-		Rows:   int64(limit),
+		Limits:     analysis.Limits{FileMemory: analysis.MinFileMemory, Pool: opt.Limits.Pool},
+		Rows:       int64(limit),
+		NullTokens: opt.NullTokens,
 	})
 	if errors.Is(err, analysis.ErrBadInput) && len(r.Columns()) > 0 {
 		// A table without rows: nothing to classify; the profile says
@@ -174,7 +180,7 @@ func Object(ctx context.Context, src connectors.ObjectSource, key string, size i
 	progress := opt.progress()
 	f := connectors.NewRemoteFile(ctx, src, key, size)
 	defer f.Close()
-	res, err := analysis.Run(ctx, f, key, size, analysis.Dialect{}, opt.Limits, func(_ string, fraction float64) { progress(fraction) })
+	res, err := analysis.Run(ctx, f, key, size, analysis.Dialect{NullTokens: opt.NullTokens}, opt.Limits, func(_ string, fraction float64) { progress(fraction) })
 	if err != nil {
 		return nil, badInput(err)
 	}

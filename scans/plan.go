@@ -38,11 +38,27 @@ func addTokens(a, b int64) int64 {
 }
 
 // Estimate is the cost of reading tables, from their catalogue row
-// estimates (objects have none, and cost 1 each before they are read).
+// estimates.
 func Estimate(tables []connectors.Table) int64 {
 	var n int64
 	for _, t := range tables {
 		n = addTokens(n, itemTokens(t.RowEstimate))
+	}
+	return n
+}
+
+// bytesPerObjectRow turns an object's size into the rows its estimate
+// prices (a bucket has no catalogue): about what a row of a CSV export
+// takes. The charge counts the rows read, so a guess off either way only
+// moves the estimate, which is held against the balance while the scan
+// runs.
+const bytesPerObjectRow = 200
+
+// EstimateObjects is the cost of reading objects, from their sizes.
+func EstimateObjects(objects []models.ListedObject) int64 {
+	var n int64
+	for _, o := range objects {
+		n = addTokens(n, itemTokens(o.SizeBytes/bytesPerObjectRow))
 	}
 	return n
 }

@@ -1,6 +1,7 @@
 package scans
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -115,6 +116,32 @@ func TestParseCron(t *testing.T) {
 	} {
 		if _, err := ParseCron(expr); (err == nil) != ok {
 			t.Errorf("ParseCron(%q) = %v, want ok %v", expr, err, ok)
+		}
+	}
+}
+
+// TestEstimateObjects: an object is priced as rows of 200 bytes: 1 token,
+// plus 1 per started 100,000 such rows (20 MB).
+func TestEstimateObjects(t *testing.T) {
+	for _, c := range []struct {
+		sizes []int64
+		want  int64
+	}{
+		{nil, 0},
+		{[]int64{0}, 1},
+		{[]int64{199}, 1},                  // under one row
+		{[]int64{200}, 2},                  // one row starts a block of 100,000
+		{[]int64{20_000_000}, 2},           // exactly 100,000 rows
+		{[]int64{20_000_200}, 3},           // 100,001 rows
+		{[]int64{1 << 30, 10}, 1 + 54 + 1}, // 5,368,709 rows: 1 + 54 started blocks; and 0 rows
+		{[]int64{math.MaxInt64, math.MaxInt64}, 2 * (2 + math.MaxInt64/200/100_000)},
+	} {
+		objects := make([]models.ListedObject, len(c.sizes))
+		for i, n := range c.sizes {
+			objects[i] = models.ListedObject{Key: fmt.Sprint("k", i), SizeBytes: n}
+		}
+		if got := EstimateObjects(objects); got != c.want {
+			t.Errorf("EstimateObjects(%v) = %d, want %d", c.sizes, got, c.want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/dqs/dqs/connectors"
 	"github.com/dqs/dqs/errs"
@@ -24,6 +25,9 @@ import (
 type Workflows interface {
 	// ScanSource starts scan scanID (workflow id = scan id).
 	ScanSource(ctx context.Context, orgID, scanID string) error
+	// ScanRunning reports whether scan scanID's workflow is running; false
+	// when it ended or was never started.
+	ScanRunning(ctx context.Context, scanID string) (bool, error)
 }
 
 // Service starts scans.
@@ -88,7 +92,7 @@ func (s *Service) Start(ctx context.Context, orgID string, sourceID int64, req R
 		return nil, err
 	}
 	err = launch.Run(ctx, launch.Steps{
-		Write: func(ctx context.Context) error { return s.Stores.Scans.Create(ctx, orgID, sc) },
+		Write: func(ctx context.Context) error { return s.store(ctx, orgID, sc) },
 		Start: func(ctx context.Context) error { return s.Workflows.ScanSource(ctx, orgID, sc.ID) },
 		Undo:  func(ctx context.Context) error { return s.Stores.Scans.Delete(ctx, orgID, sc.ID) },
 	})
@@ -107,10 +111,72 @@ func (s *Service) Create(ctx context.Context, orgID string, sourceID int64, req 
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Stores.Scans.Create(ctx, orgID, sc); err != nil {
+	if err := s.store(ctx, orgID, sc); err != nil {
 		return nil, err
 	}
 	return sc, nil
+}
+
+// launchGrace is how long a queued scan may wait for its workflow to start
+// (Start writes the scan, then starts the workflow; a schedule's run creates
+// the scan, then starts it as a child) before a missing workflow means it
+// was abandoned.
+const launchGrace = 10 * time.Minute
+
+// abandonedMessage is the error of a scan whose workflow ended without it.
+const abandonedMessage = "the scan's workflow ended before the scan did (it was terminated, or never started); nothing was charged"
+
+// store writes the scan (models.Scans.Create, which refuses a second scan
+// of a source and holds the estimates of unfinished scans against the
+// balance). Refused for either, it first ends the organisation's scans
+// whose workflow is gone, which would otherwise hold the source and the
+// tokens forever, and tries once more.
+func (s *Service) store(ctx context.Context, orgID string, sc *models.Scan) error {
+	err := s.Stores.Scans.Create(ctx, orgID, sc)
+	if !errors.Is(err, errs.ErrConflict) && !errors.Is(err, errs.ErrInsufficientTokens) {
+		return err
+	}
+	ended, cerr := s.endAbandoned(ctx, orgID)
+	if cerr != nil && s.Logger != nil {
+		s.Logger.Warn("could not check the organisation's unfinished scans", "org_id", orgID, "error", cerr)
+	}
+	if ended == 0 {
+		return err
+	}
+	return s.Stores.Scans.Create(ctx, orgID, sc)
+}
+
+// endAbandoned fails the organisation's unfinished scans whose workflow is
+// not running (terminated from the Temporal UI, or a start lost in a
+// crash), and returns how many it ended. A scan queued less than
+// launchGrace ago may still be starting and is left alone.
+func (s *Service) endAbandoned(ctx context.Context, orgID string) (int, error) {
+	if s.Workflows == nil {
+		return 0, nil
+	}
+	unfinished, err := s.Stores.Scans.Unfinished(ctx, orgID)
+	if err != nil {
+		return 0, err
+	}
+	ended := 0
+	for _, u := range unfinished {
+		if u.Status == models.ScanQueued && time.Since(u.CreatedAt) < launchGrace {
+			continue
+		}
+		running, err := s.Workflows.ScanRunning(ctx, u.ID)
+		if err != nil {
+			return ended, err
+		}
+		if running {
+			continue
+		}
+		err = s.Stores.Scans.Finish(ctx, orgID, u.ID, models.ScanFailed, abandonedMessage, 0, time.Now())
+		if err != nil && !errors.Is(err, errs.ErrConflict) { // a conflict: it ended meanwhile
+			return ended, err
+		}
+		ended++
+	}
+	return ended, nil
 }
 
 // prepare checks the request against the source, estimates the scan and
@@ -131,13 +197,6 @@ func (s *Service) prepare(ctx context.Context, orgID string, sourceID int64, req
 	if err != nil {
 		return nil, err
 	}
-	org, err := s.Stores.Orgs.Get(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	if org.TokenBalance < estimate {
-		return nil, errs.InsufficientTokens("this scan is estimated at %d tokens; the balance is %d", estimate, org.TokenBalance)
-	}
 	tables, _ := json.Marshal(req.Tables)
 	if req.Tables == nil {
 		tables = []byte("[]")
@@ -147,7 +206,8 @@ func (s *Service) prepare(ctx context.Context, orgID string, sourceID int64, req
 
 // estimate lists the source and prices what the scan would read: the
 // requested tables (or all) by their catalogue row estimates; the
-// objects that changed since they were last read, 1 token each.
+// objects that changed since they were last read (at most MaxItems, as
+// the scan reads) by their sizes.
 func (s *Service) estimate(ctx context.Context, orgID string, src *models.Source, req Request) (int64, error) {
 	conn, err := s.Sources.OpenStored(ctx, src)
 	if err != nil {
@@ -160,7 +220,7 @@ func (s *Service) estimate(ctx context.Context, orgID string, src *models.Source
 	}
 	if connectors.IsObjectStore(src.Type) {
 		pending, err := s.Stores.DiscoveredFiles.Pending(ctx, orgID, src.ID, Listed(listed))
-		return int64(min(len(pending), MaxItems)), err
+		return EstimateObjects(pending[:min(len(pending), MaxItems)]), err
 	}
 	picked, _ := PickTables(listed, req.Tables)
 	return Estimate(picked), nil
