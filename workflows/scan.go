@@ -57,7 +57,7 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 		if sourceDeleted(err) {
 			return nil
 		}
-		finish.Error = "the source could not be listed: " + scanItemMessage(err)
+		finish.Error = "the source could not be listed: " + userMessage(err)
 	}
 	tally := plan.Tally
 	for _, item := range plan.Items {
@@ -67,7 +67,7 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 			if sourceDeleted(err) {
 				return nil
 			}
-			step.Error = scanItemMessage(err)
+			step.Error = userMessage(err)
 			// A fault that outlived the retries leaves an object pending:
 			// the next scan reads it again.
 			step.Item.DiscoveredID = 0
@@ -105,24 +105,31 @@ type ScheduledScanInput = activities.ScheduleRef
 // failed and publishes scan_failure; the schedule goes on to its next run.
 func ScheduledScan(ctx workflow.Context, in ScheduledScanInput) error {
 	var a *activitiesRef
-	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: scanRetry})
+	// Recording a run that could not start is bookkeeping: retried until
+	// the database answers, like ending a scan.
+	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
+		ScheduleToCloseTimeout: 12 * time.Hour, RetryPolicy: bookkeepingRetry})
 	plan := onAnalysisQueue(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Minute, RetryPolicy: scanRetry})
 	var scanID string
 	if err := workflow.ExecuteActivity(plan, a.CreateScheduledScan, in).Get(ctx, &scanID); err != nil {
 		if sourceDeleted(err) {
 			return nil
 		}
-		failed := activities.ScheduledRunFailure{Schedule: in, Error: temporalMessage(err), At: workflow.Now(ctx)}
-		return workflow.ExecuteActivity(short, a.RecordScheduledRunFailure, failed).Get(ctx, nil)
+		failed := activities.ScheduledRunFailure{Schedule: in, Error: userMessage(err), At: workflow.Now(ctx)}
+		err := workflow.ExecuteActivity(short, a.RecordScheduledRunFailure, failed).Get(ctx, nil)
+		if sourceDeleted(err) {
+			return nil
+		}
+		return err
 	}
 	child := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: scanID})
 	return workflow.ExecuteChildWorkflow(child, ScanSource, ScanSourceInput{OrgID: in.OrgID, ScanID: scanID}).Get(ctx, nil)
 }
 
-// scanItemMessage is what a user reads of an activity that failed for
+// userMessage is what a user reads of an activity that failed for
 // good: the activity's own message, or plain words for a timeout, whose
 // Temporal text names workers and event ids.
-func scanItemMessage(err error) string {
+func userMessage(err error) string {
 	var timeout *temporal.TimeoutError
 	if innermostApplicationError(err) == nil && errors.As(err, &timeout) {
 		return "the source did not answer in time"
