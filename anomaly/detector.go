@@ -1,0 +1,462 @@
+package anomaly
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+const (
+	// WarmUp is the number of past values a series needs before its values
+	// are judged: fewer cannot tell noise from change.
+	WarmUp = 8
+	// Window is the number of past values a baseline reads: six weeks of
+	// daily scans.
+	Window = 42
+	// AdaptAfter is the number of consecutive flagged values, all on one
+	// side of their baseline, after which they are the series' new normal.
+	AdaptAfter = 3
+	// lookback bounds the history read for one judgement, so that a
+	// judgement costs the same however long the series: six weeks of
+	// hourly scans.
+	lookback = 1200
+	// seasonalSpan is how long a series must span before a weekly pattern
+	// is looked for: three weeks, so each weekday has been seen three
+	// times.
+	seasonalSpan = 21 * 24 * time.Hour
+	// seasonalWeeks bounds the history a weekly pattern reads.
+	seasonalWeeks = 6
+	// seasonalGain is how much of the spread a pattern must explain to be
+	// used: its residuals' spread at most this share of the plain one.
+	seasonalGain = 0.6
+	// maxRunChecks bounds the runs of flagged values looked at for a new
+	// level, latest first: a series that had this many runs that were no
+	// level shift has no usable one.
+	maxRunChecks = 8
+	// seasonalShift is how many of its spreads a weekday's level must be
+	// from the plain baseline's to be a level of its own.
+	seasonalShift = 3
+	// madToSD turns a MAD into a standard deviation for normal noise.
+	madToSD = 1.4826
+)
+
+// Evaluate judges current against history, the series' earlier points,
+// oldest first (later ones are ignored: a value is judged only on what came
+// before it).
+func Evaluate(history []Point, current Point, opt Options) Verdict {
+	if opt.Sensitivity == "" {
+		opt.Sensitivity = Medium
+	}
+	k := opt.Sensitivity.Threshold()
+	v := Verdict{At: current.At, Value: current.Value, Sensitivity: opt.Sensitivity, Threshold: k, Change: math.NaN()}
+	cut := len(history)
+	for cut > 0 && !history[cut-1].At.Before(current.At) {
+		cut--
+	}
+	history = finite(history[max(0, cut-lookback):cut])
+	if math.IsNaN(current.Value) || math.IsInf(current.Value, 0) {
+		// Not a measurement (a scan records finite values only): nothing
+		// to judge.
+		v.WarmingUp = true
+		return v
+	}
+	start := regimeStart(history)
+	regime, prior := trainingSets(history, start)
+	if len(regime) < WarmUp && (len(prior) < WarmUp || len(regime) < AdaptAfter) {
+		v.WarmingUp = true
+		return v
+	}
+	b := baseline(regime, unconfirmed(history[start:]), current.At, opt.Scale)
+	young := len(prior) >= WarmUp && len(regime) < 2*WarmUp
+	var old Baseline
+	if young {
+		// A new level learnt from a few values borrows the old level's
+		// noise until it has its own.
+		old = baseline(prior, unconfirmed(history[:start]), current.At, opt.Scale)
+		b.Spread = max(b.Spread, old.Spread)
+	}
+	v.Baseline = b
+	v.Score = (current.Value - b.Center) / b.Spread
+	v.Low, v.High = clampBand(b.Center-k*b.Spread, b.Center+k*b.Spread, opt.Scale)
+	if b.Center != 0 {
+		v.Change = (current.Value - b.Center) / math.Abs(b.Center)
+	}
+	v.Anomalous = math.Abs(v.Score) >= k
+	if v.Anomalous && young && math.Abs(current.Value-old.Center) < k*old.Spread {
+		// Back at the old level while the new one is young: the change
+		// was undone, which is no anomaly.
+		v.Anomalous = false
+	}
+	return v
+}
+
+// Replay judges each point of series on the points before it, as if each
+// were a new scan, and returns the verdicts in order. A point judged
+// anomalous is flagged for the judgements after it, unless its State
+// already says what a user made of it.
+func Replay(series []Point, opt Options) []Verdict {
+	points := slices.Clone(series)
+	out := make([]Verdict, len(points))
+	for i := range points {
+		out[i] = Evaluate(points[:i], points[i], opt)
+		if out[i].Anomalous && points[i].State == Normal {
+			points[i].State = Flagged
+		}
+	}
+	return out
+}
+
+// trainingSets splits history into the values the baseline learns from
+// (regime) and, when the series moved to a new level at start
+// (regimeStart), the values of the level before it (prior). Flagged and
+// confirmed values are left out, but for the run of flagged values that
+// starts the new regime. Each set keeps its last Window values, or the
+// last seasonalWeeks weeks of them when that is more.
+func trainingSets(history []Point, start int) (regime, prior []Point) {
+	run := 0 // the run that starts the regime
+	if start > 0 {
+		run = runLength(history, start)
+	}
+	for i := start; i < len(history); i++ {
+		p := history[i]
+		if p.State == Normal || p.State == Expected || (p.State == Flagged && i < start+run) {
+			regime = append(regime, p)
+		}
+	}
+	if start > 0 {
+		prior = trainable(history[:start])
+	}
+	return recent(regime), recent(prior)
+}
+
+// regimeStart is the index where the latest new level began: the first
+// value of the latest run of AdaptAfter or more consecutive flagged values
+// all on one side of the median of the trainable values before it (among
+// the last maxRunChecks such runs); 0 when there is none.
+func regimeStart(history []Point) int {
+	checked := 0
+	for end := len(history); end > 0 && checked < maxRunChecks; {
+		i := end - 1
+		for i >= 0 && history[i].State != Flagged {
+			i--
+		}
+		if i < 0 {
+			return 0
+		}
+		j := i
+		for j > 0 && history[j-1].State == Flagged {
+			j--
+		}
+		if i-j+1 >= AdaptAfter {
+			if oneSided(history[j:i+1], trainableBefore(history, j)) {
+				return j
+			}
+			checked++
+		}
+		end = j
+	}
+	return 0
+}
+
+// runLength is the number of consecutive flagged values from start.
+func runLength(history []Point, start int) int {
+	n := 0
+	for start+n < len(history) && history[start+n].State == Flagged {
+		n++
+	}
+	return n
+}
+
+// trainableBefore is the last Window normal and expected values before
+// index j.
+func trainableBefore(history []Point, j int) []Point {
+	var out []Point
+	for i := j - 1; i >= 0 && len(out) < Window; i-- {
+		if p := history[i]; p.State == Normal || p.State == Expected {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// oneSided reports whether every value of run is above the median of
+// before, or every one below it.
+func oneSided(run, before []Point) bool {
+	if len(before) == 0 {
+		return false
+	}
+	m := median(values(before))
+	above, below := 0, 0
+	for _, p := range run {
+		switch {
+		case p.Value > m:
+			above++
+		case p.Value < m:
+			below++
+		}
+	}
+	return above == len(run) || below == len(run)
+}
+
+// finite leaves out values that are not finite numbers, which would
+// poison every median.
+func finite(points []Point) []Point {
+	for _, p := range points {
+		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
+			return slices.DeleteFunc(slices.Clone(points), func(p Point) bool { return math.IsNaN(p.Value) || math.IsInf(p.Value, 0) })
+		}
+	}
+	return points
+}
+
+// trainable keeps the normal and expected values.
+func trainable(points []Point) []Point {
+	var out []Point
+	for _, p := range points {
+		if p.State == Normal || p.State == Expected {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// recent keeps the last Window points, or those of the last seasonalWeeks
+// weeks when they are more (a weekly pattern of a series scanned several
+// times a day needs them).
+func recent(points []Point) []Point {
+	if len(points) <= Window {
+		return points
+	}
+	from := points[len(points)-1].At.Add(-seasonalWeeks * 7 * 24 * time.Hour)
+	i := len(points) - Window
+	for i > 0 && !points[i-1].At.Before(from) {
+		i--
+	}
+	return points[i:]
+}
+
+// unconfirmed leaves out the values users confirmed as anomalies.
+func unconfirmed(points []Point) []Point {
+	return slices.DeleteFunc(slices.Clone(points), func(p Point) bool { return p.State == Confirmed })
+}
+
+// baseline is the expected value at t learnt from points, with its spread.
+// A weekly pattern is looked for in every value of the regime, flagged
+// ones included (all): a pattern recurs, so a weekend dip flagged before
+// three weeks were seen belongs to it, while a one-off spike is one value
+// of its weekday's several and moves no median.
+func baseline(points, all []Point, t time.Time, scale Scale) Baseline {
+	window := points[max(0, len(points)-Window):]
+	vals := values(window)
+	b := Baseline{N: len(window), WindowStart: window[0].At, WindowEnd: window[len(window)-1].At}
+	b.Mean, b.StdDev = meanSD(vals)
+	b.Median = median(vals)
+	b.MAD = mad(vals, b.Median)
+	b.Center, b.Spread = b.Median, madToSD*b.MAD
+	if scale == Count && len(window) >= WarmUp {
+		// Tables grow: follow the trend of the window (Theil-Sen).
+		slope := theilSen(window)
+		shifted := make([]float64, len(window))
+		for i, p := range window {
+			shifted[i] = p.Value + slope*days(t.Sub(p.At))
+		}
+		b.Center = median(shifted)
+		b.Spread = madToSD * mad(shifted, b.Center)
+		b.Trend = slope
+	}
+	// The pattern is used when it explains most of the spread, or when the
+	// point's weekday sits at a level of its own (a weekend dip is a
+	// minority of the values, which a median and MAD overlook).
+	if c, s, ok := seasonal(recent(all), t); ok {
+		s = max(s, floor(c, scale))
+		if s < seasonalGain*b.Spread || math.Abs(c-b.Center) > seasonalShift*s {
+			b.Center, b.Spread, b.Seasonal, b.Trend = c, s, true, 0
+		}
+	}
+	b.Spread = max(b.Spread, floor(b.Center, scale))
+	return b
+}
+
+// seasonal is the weekly pattern's (or, for a series scanned more than
+// four times a day, the daily pattern's) expected value at t and its
+// spread: the median of the last four values at the same phase, and the
+// spread of every value's distance from its phase's median. ok is false
+// when the series is too short or a phase has fewer than three values.
+func seasonal(points []Point, t time.Time) (center, spread float64, ok bool) {
+	if len(points) < WarmUp || t.Sub(points[0].At) < seasonalSpan {
+		return 0, 0, false
+	}
+	step := cadence(points)
+	if step <= 0 {
+		return 0, 0, false
+	}
+	best := math.Inf(1)
+	for _, period := range []time.Duration{7 * 24 * time.Hour, 24 * time.Hour} {
+		if period == 24*time.Hour && step > 6*time.Hour {
+			continue
+		}
+		c, s, found := phasePattern(points, t, period, step)
+		if found && s < best {
+			center, spread, best, ok = c, s, s, true
+		}
+	}
+	return center, spread, ok
+}
+
+// phasePattern groups points by their phase in period relative to t, in
+// slots of step: the values at t's phase give the center, and every
+// value's distance from the median of the other values of its slot the
+// spread (leaving the value out of its own slot's median, so that a few
+// values a slot do not fit themselves and fake a pattern).
+func phasePattern(points []Point, t time.Time, period, step time.Duration) (center, spread float64, ok bool) {
+	slots := map[int64][]float64{}
+	slotOf := func(at time.Time) int64 {
+		phase := t.Sub(at) % period
+		if phase < 0 {
+			phase += period
+		}
+		s := int64(math.Round(float64(phase) / float64(step)))
+		return s % max(1, int64(period/step))
+	}
+	for _, p := range points {
+		s := slotOf(p.At)
+		slots[s] = append(slots[s], p.Value)
+	}
+	here := slots[0]
+	if len(here) < 3 {
+		return 0, 0, false
+	}
+	var resid []float64
+	for _, vs := range slots {
+		if len(vs) < 3 {
+			continue
+		}
+		sorted := slices.Clone(vs)
+		slices.Sort(sorted)
+		for r, v := range sorted {
+			resid = append(resid, v-medianWithout(sorted, r))
+		}
+	}
+	if len(resid) < WarmUp {
+		return 0, 0, false
+	}
+	return median(here[max(0, len(here)-4):]), madToSD * mad(resid, median(resid)), true
+}
+
+// cadence is the median time between consecutive points.
+func cadence(points []Point) time.Duration {
+	if len(points) < 2 {
+		return 0
+	}
+	gaps := make([]float64, len(points)-1)
+	for i := 1; i < len(points); i++ {
+		gaps[i-1] = float64(points[i].At.Sub(points[i-1].At))
+	}
+	return time.Duration(median(gaps))
+}
+
+// floor is the least spread a baseline has, so that a flat series does not
+// alert on noise: 0.2 percentage points of a share; 0.5% of a count (and
+// at least 1); 1% of a level.
+func floor(center float64, scale Scale) float64 {
+	switch scale {
+	case Share:
+		return 0.002
+	case Count:
+		return max(1, 0.005*math.Abs(center))
+	}
+	return max(1e-9, 0.01*math.Abs(center))
+}
+
+// clampBand keeps the band within what the scale allows.
+func clampBand(lo, hi float64, scale Scale) (float64, float64) {
+	switch scale {
+	case Share:
+		return min(max(lo, 0), 1), min(max(hi, 0), 1)
+	case Count:
+		return max(0, lo), max(0, hi)
+	}
+	return lo, hi
+}
+
+// theilSen is the median of the slopes (per day) between every pair of
+// points at different times.
+func theilSen(points []Point) float64 {
+	var slopes []float64
+	for i := range points {
+		for j := i + 1; j < len(points); j++ {
+			if dt := days(points[j].At.Sub(points[i].At)); dt > 0 {
+				slopes = append(slopes, (points[j].Value-points[i].Value)/dt)
+			}
+		}
+	}
+	if len(slopes) == 0 {
+		return 0
+	}
+	return median(slopes)
+}
+
+func days(d time.Duration) float64 { return d.Hours() / 24 }
+
+func values(points []Point) []float64 {
+	out := make([]float64, len(points))
+	for i, p := range points {
+		out[i] = p.Value
+	}
+	return out
+}
+
+// median of vs (not changed); NaN for none.
+func median(vs []float64) float64 {
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// medianWithout is the median of sorted (ascending) without its element at
+// index r, in constant time.
+func medianWithout(sorted []float64, r int) float64 {
+	at := func(k int) float64 { // the k-th of the others
+		if k >= r {
+			k++
+		}
+		return sorted[k]
+	}
+	n := len(sorted) - 1
+	if n%2 == 1 {
+		return at(n / 2)
+	}
+	return (at(n/2-1) + at(n/2)) / 2
+}
+
+// mad is the median absolute deviation of vs from m.
+func mad(vs []float64, m float64) float64 {
+	d := make([]float64, len(vs))
+	for i, v := range vs {
+		d[i] = math.Abs(v - m)
+	}
+	return median(d)
+}
+
+// meanSD is the mean and the sample standard deviation of vs.
+func meanSD(vs []float64) (mean, sd float64) {
+	for _, v := range vs {
+		mean += v
+	}
+	mean /= float64(len(vs))
+	if len(vs) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, v := range vs {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(vs)-1))
+}
