@@ -5,19 +5,25 @@
 //
 // The baseline is robust and never contains the value under test: the
 // median of the window before it, with the median absolute deviation
-// (MAD) as its spread, so one past outlier moves neither. Values once
-// flagged stay out of later baselines (a repeat of the same failure is
-// flagged again) unless a user marked them expected; a run of flagged
-// values at a consistent new level becomes the new normal after
-// AdaptAfter scans, so a deliberate change does not alert for ever. A
-// floor on the spread, by the metric's scale, keeps flat series from
-// alerting on noise. Counts (row_count, distinct_count) follow their
-// trend, since tables grow; shares and levels do not, so a slow decay is
-// an anomaly, not a trend. Once a series spans three weeks, a weekly
-// pattern that explains most of its spread is used as the baseline
-// (same weekday, and same hour for series scanned more than daily).
+// (MAD) as its spread (and at least 0.9 of the window's standard
+// deviation, which sees structure a MAD overlooks), so one past outlier
+// moves neither. Values once flagged stay out of later baselines (a repeat
+// of the same failure is flagged again) unless a user marked them
+// expected; a run of flagged values at a consistent new level becomes the
+// new normal after AdaptAfter scans, so a deliberate change does not alert
+// for ever, and a return to the old level is no anomaly. A floor on the
+// spread, by the metric's scale (a share's sampling noise over the
+// table's rows, a count's Poisson noise), keeps flat series from alerting
+// on noise. Counts (row_count, distinct_count) follow their trend, since
+// tables grow; levels do when it carries them across weeks; shares never,
+// so a slow decay of conformance is an anomaly, not a trend. Once a series
+// spans two weeks (two days for one scanned more than four times a day), a
+// weekly (daily) pattern is used when values a period apart differ much
+// less than consecutive ones; before that, a value like the same weekday's
+// a week earlier is its second sighting, not an anomaly.
 //
-// A series is silent until it has WarmUp points.
+// A series is silent until it has WarmUp points. docs/decisions.md
+// "Anomaly detection" has the thresholds and the evaluation.
 package anomaly
 
 import (
@@ -114,6 +120,10 @@ func ScaleOf(metric string) Scale {
 type Options struct {
 	Sensitivity Sensitivity
 	Scale       Scale
+	// Rows is the number of rows a share was measured over (the table's
+	// row count), whose sampling noise bounds the spread from below; 0
+	// when unknown.
+	Rows int64
 }
 
 // Baseline is what a value was compared with.

@@ -20,10 +20,9 @@ const (
 	// judgement costs the same however long the series: six weeks of
 	// hourly scans.
 	lookback = 1200
-	// seasonalSpan is how long a series must span before a weekly pattern
-	// is looked for: three weeks, so each weekday has been seen three
-	// times.
-	seasonalSpan = 21 * 24 * time.Hour
+	// seasonalPeriods is how many periods a series must span before a
+	// weekly (daily) pattern is looked for: each weekday seen twice.
+	seasonalPeriods = 2
 	// seasonalWeeks bounds the history a weekly pattern reads.
 	seasonalWeeks = 6
 	// seasonalGain is how much of the spread a pattern must explain to be
@@ -33,6 +32,18 @@ const (
 	// level, latest first: a series that had this many runs that were no
 	// level shift has no usable one.
 	maxRunChecks = 8
+	// sdShare is the share of the window's standard deviation the spread
+	// is at least.
+	sdShare = 0.9
+	// trendGain is how much of a level's spread its trend must explain to
+	// be followed: the detrended spread at most this share of the plain
+	// one.
+	trendGain = 0.7
+	// trendDays is the least span of a window whose trend a level follows.
+	trendDays = 14
+	// trendDrift is how far, in detrended spreads, a level's trend must
+	// carry it across the window to be followed: noise has a slope too.
+	trendDrift = 4
 	// seasonalShift is how many of its spreads a weekday's level must be
 	// from the plain baseline's to be a level of its own.
 	seasonalShift = 3
@@ -66,13 +77,16 @@ func Evaluate(history []Point, current Point, opt Options) Verdict {
 		v.WarmingUp = true
 		return v
 	}
-	b := baseline(regime, unconfirmed(history[start:]), current.At, opt.Scale)
+	// A pattern is learnt from the whole history, not only the regime: a
+	// daily cycle's rises, flagged before the cycle was seen, would
+	// otherwise start a new regime each day and hide the cycle for ever.
+	b := baseline(regime, unconfirmed(history), current.At, opt)
 	young := len(prior) >= WarmUp && len(regime) < 2*WarmUp
 	var old Baseline
 	if young {
 		// A new level learnt from a few values borrows the old level's
 		// noise until it has its own.
-		old = baseline(prior, unconfirmed(history[:start]), current.At, opt.Scale)
+		old = baseline(prior, unconfirmed(history[:start]), current.At, opt)
 		b.Spread = max(b.Spread, old.Spread)
 	}
 	v.Baseline = b
@@ -82,6 +96,12 @@ func Evaluate(history []Point, current Point, opt Options) Verdict {
 		v.Change = (current.Value - b.Center) / math.Abs(b.Center)
 	}
 	v.Anomalous = math.Abs(v.Score) >= k
+	if v.Anomalous && !b.Seasonal && likeLastWeek(regime, current, k*b.Spread) {
+		// Before a weekly pattern can be learnt (two weeks), a value like
+		// the same weekday's a week or two before is its second
+		// sighting, not an anomaly: the second weekend of a new series.
+		v.Anomalous = false
+	}
 	if v.Anomalous && young && math.Abs(current.Value-old.Center) < k*old.Spread {
 		// Back at the old level while the new one is young: the change
 		// was undone, which is no anomaly.
@@ -104,6 +124,24 @@ func Replay(series []Point, opt Options) []Verdict {
 		}
 	}
 	return out
+}
+
+// likeLastWeek reports whether current is within tol of the median of the
+// trainable values one or two weeks before it (at the same time of the
+// week, give or take half the series' cadence, at most twelve hours).
+func likeLastWeek(points []Point, current Point, tol float64) bool {
+	const week = 7 * 24 * time.Hour
+	slack := min(cadence(points)/2, 12*time.Hour)
+	var same []float64
+	for _, p := range points {
+		ago := current.At.Sub(p.At)
+		for _, w := range []time.Duration{week, 2 * week} {
+			if ago >= w-slack && ago <= w+slack {
+				same = append(same, p.Value)
+			}
+		}
+	}
+	return len(same) > 0 && math.Abs(current.Value-median(same)) < tol
 }
 
 // trainingSets splits history into the values the baseline learns from
@@ -245,45 +283,77 @@ func unconfirmed(points []Point) []Point {
 // ones included (all): a pattern recurs, so a weekend dip flagged before
 // three weeks were seen belongs to it, while a one-off spike is one value
 // of its weekday's several and moves no median.
-func baseline(points, all []Point, t time.Time, scale Scale) Baseline {
+func baseline(points, all []Point, t time.Time, opt Options) Baseline {
+	scale := opt.Scale
 	window := points[max(0, len(points)-Window):]
 	vals := values(window)
 	b := Baseline{N: len(window), WindowStart: window[0].At, WindowEnd: window[len(window)-1].At}
 	b.Mean, b.StdDev = meanSD(vals)
 	b.Median = median(vals)
 	b.MAD = mad(vals, b.Median)
-	b.Center, b.Spread = b.Median, madToSD*b.MAD
-	if scale == Count && len(window) >= WarmUp {
-		// Tables grow: follow the trend of the window (Theil-Sen).
+	// The MAD overlooks structure in a minority of the window (a daily
+	// cycle's peaks, a weekend): a share of the standard deviation of the
+	// (trained, so unflagged) window bounds the spread from below.
+	b.Center, b.Spread = b.Median, max(madToSD*b.MAD, sdShare*b.StdDev)
+	if scale != Share && len(window) >= WarmUp {
+		// Tables grow, and a column's mean may drift: follow the trend of
+		// the window (Theil-Sen), always for a count, for a level when it
+		// explains much of the spread and moves it several spreads. A share does not: a slow decay of
+		// conformance is what should be caught.
 		slope := theilSen(window)
 		shifted := make([]float64, len(window))
 		for i, p := range window {
 			shifted[i] = p.Value + slope*days(t.Sub(p.At))
 		}
-		b.Center = median(shifted)
-		b.Spread = madToSD * mad(shifted, b.Center)
-		b.Trend = slope
+		c := median(shifted)
+		sp := madToSD * mad(shifted, c)
+		span := days(window[len(window)-1].At.Sub(window[0].At))
+		drift := math.Abs(slope) * span
+		// A level's trend is followed over weeks only: over hours, a
+		// "trend" is part of a daily cycle.
+		if scale == Count || (sp < trendGain*b.Spread && drift > trendDrift*sp && span >= trendDays) {
+			b.Center, b.Spread, b.Trend = c, sp, slope
+		}
 	}
 	// The pattern is used when it explains most of the spread, or when the
 	// point's weekday sits at a level of its own (a weekend dip is a
 	// minority of the values, which a median and MAD overlook).
-	if c, s, ok := seasonal(recent(all), t); ok {
-		s = max(s, floor(c, scale))
+	learn := recent(all)
+	if scale == Count {
+		learn = shift(learn, t, b.Trend)
+	}
+	if c, s, ok := seasonal(learn, t); ok {
+		s = max(s, floor(c, opt))
 		if s < seasonalGain*b.Spread || math.Abs(c-b.Center) > seasonalShift*s {
 			b.Center, b.Spread, b.Seasonal, b.Trend = c, s, true, 0
 		}
 	}
-	b.Spread = max(b.Spread, floor(b.Center, scale))
+	b.Spread = max(b.Spread, floor(b.Center, opt))
 	return b
+}
+
+// shift moves each value along a trend (per day) to where it would be at
+// t, so that a growing table's weekly pattern is learnt from its shape,
+// not its growth.
+func shift(points []Point, t time.Time, slope float64) []Point {
+	if slope == 0 {
+		return points
+	}
+	out := slices.Clone(points)
+	for i := range out {
+		out[i].Value += slope * days(t.Sub(out[i].At))
+	}
+	return out
 }
 
 // seasonal is the weekly pattern's (or, for a series scanned more than
 // four times a day, the daily pattern's) expected value at t and its
 // spread: the median of the last four values at the same phase, and the
-// spread of every value's distance from its phase's median. ok is false
-// when the series is too short or a phase has fewer than three values.
+// spread of every value's distance from the other values of its phase. ok
+// is false when the series spans less than two periods, is scanned less
+// than twice a period, or t's phase has fewer than two values.
 func seasonal(points []Point, t time.Time) (center, spread float64, ok bool) {
-	if len(points) < WarmUp || t.Sub(points[0].At) < seasonalSpan {
+	if len(points) < WarmUp {
 		return 0, 0, false
 	}
 	step := cadence(points)
@@ -303,44 +373,66 @@ func seasonal(points []Point, t time.Time) (center, spread float64, ok bool) {
 	return center, spread, ok
 }
 
-// phasePattern groups points by their phase in period relative to t, in
-// slots of step: the values at t's phase give the center, and every
-// value's distance from the median of the other values of its slot the
-// spread (leaving the value out of its own slot's median, so that a few
-// values a slot do not fit themselves and fake a pattern).
+// phasePattern looks for a pattern of period in points, in slots: as many
+// a period as scans (period/step, rounded, so that scans a few seconds late
+// still fall in their weekday), at least two. There is a pattern when
+// values a period apart differ much less than consecutive values do (a
+// weekend dip makes Friday to Saturday a big step and Saturday to Saturday
+// a small one; a level shift or noise moves both alike). The center is
+// the median of the last four values at t's phase (of those that trained
+// baselines when two or more did: a past incident on that weekday is left
+// out); the spread, that of such forecasts over the points.
 func phasePattern(points []Point, t time.Time, period, step time.Duration) (center, spread float64, ok bool) {
-	slots := map[int64][]float64{}
-	slotOf := func(at time.Time) int64 {
-		phase := t.Sub(at) % period
+	n := int64(math.Round(float64(period) / float64(step)))
+	if n < 2 || t.Sub(points[0].At) < seasonalPeriods*period-step/2 {
+		return 0, 0, false
+	}
+	width := period / time.Duration(n)
+	slots := map[int64][]Point{}
+	for _, p := range points {
+		phase := t.Sub(p.At) % period
 		if phase < 0 {
 			phase += period
 		}
-		s := int64(math.Round(float64(phase) / float64(step)))
-		return s % max(1, int64(period/step))
-	}
-	for _, p := range points {
-		s := slotOf(p.At)
-		slots[s] = append(slots[s], p.Value)
+		slot := int64(math.Round(float64(phase)/float64(width))) % n
+		slots[slot] = append(slots[slot], p)
 	}
 	here := slots[0]
-	if len(here) < 3 {
+	if len(here) < 2 {
 		return 0, 0, false
 	}
-	var resid []float64
-	for _, vs := range slots {
-		if len(vs) < 3 {
-			continue
-		}
-		sorted := slices.Clone(vs)
-		slices.Sort(sorted)
-		for r, v := range sorted {
-			resid = append(resid, v-medianWithout(sorted, r))
+	var apart, next []float64
+	for _, ps := range slots {
+		for i := 1; i < len(ps); i++ {
+			apart = append(apart, math.Abs(ps[i].Value-ps[i-1].Value))
 		}
 	}
-	if len(resid) < WarmUp {
+	for i := 1; i < len(points); i++ {
+		next = append(next, math.Abs(points[i].Value-points[i-1].Value))
+	}
+	if len(apart) < WarmUp {
 		return 0, 0, false
 	}
-	return median(here[max(0, len(here)-4):]), madToSD * mad(resid, median(resid)), true
+	// Means, not medians: a weekend is two days in seven, which a median
+	// of the consecutive steps overlooks.
+	meanApart, _ := meanSD(apart)
+	meanNext, _ := meanSD(next)
+	if !(meanApart < seasonalGain*meanNext) {
+		return 0, 0, false
+	}
+	// The spread is that of the pattern's own forecasts: each value
+	// against the median of the (up to four) values before it at its
+	// phase, as t's value is judged.
+	var errs []float64
+	for _, ps := range slots {
+		for i := 1; i < len(ps); i++ {
+			errs = append(errs, ps[i].Value-median(values(ps[max(0, i-4):i])))
+		}
+	}
+	if t := trainable(here); len(t) >= 2 {
+		here = t
+	}
+	return median(values(here[max(0, len(here)-4):])), madToSD * mad(errs, median(errs)), true
 }
 
 // cadence is the median time between consecutive points.
@@ -356,14 +448,21 @@ func cadence(points []Point) time.Duration {
 }
 
 // floor is the least spread a baseline has, so that a flat series does not
-// alert on noise: 0.2 percentage points of a share; 0.5% of a count (and
-// at least 1); 1% of a level.
-func floor(center float64, scale Scale) float64 {
-	switch scale {
+// alert on noise: for a share, 0.2 percentage points, or its sampling
+// noise over opt.Rows rows when that is more (sqrt(p(1-p)/rows): a null
+// rate over a few hundred rows moves by whole rows); for a count, 0.5% of
+// it, its Poisson noise (sqrt of it) when more, and at least 1; for a
+// level, 1% of it.
+func floor(center float64, opt Options) float64 {
+	switch opt.Scale {
 	case Share:
-		return 0.002
+		f := 0.002
+		if p := min(max(center, 0), 1); opt.Rows > 0 {
+			f = max(f, math.Sqrt(p*(1-p)/float64(opt.Rows)))
+		}
+		return f
 	case Count:
-		return max(1, 0.005*math.Abs(center))
+		return max(1, 0.005*math.Abs(center), math.Sqrt(math.Abs(center)))
 	}
 	return max(1e-9, 0.01*math.Abs(center))
 }

@@ -7,11 +7,15 @@
 // evaluation/columns and, reported apart, on the real-world-shaped corpus in
 // evaluation/realworld, and the CSV dialect detection (delimiter, quote,
 // header, lines above the header, encoding, row count) on the corpus of
-// files in evaluation/dialects. It exits with status 1 when a target is
-// missed.
+// files in evaluation/dialects, and the anomaly detector (recall,
+// precision, false alerts per 100 scans and detection delay per kind and
+// sensitivity, beside a plain z-score) on the labelled series of
+// evaluation/anomalies. It exits with status 1 when a target is missed.
 //
 //	go run ./cmd/dqs-eval             print the reports
 //	go run ./cmd/dqs-eval -figures=false  leave the oracle comparison out (it reads the shared fixtures)
+//	go run ./cmd/dqs-eval -anomalies=false  leave the anomaly detection out
+//	go run ./cmd/dqs-eval -only-anomalies   run the anomaly detection alone
 //	go run ./cmd/dqs-eval -regenerate rewrite the corpora from their generators
 package main
 
@@ -23,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dqs/dqs/evaluation/anomalies"
 	"github.com/dqs/dqs/evaluation/columns"
 	"github.com/dqs/dqs/evaluation/dialects"
 	"github.com/dqs/dqs/evaluation/figures"
@@ -37,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	regenerate := fs.Bool("regenerate", false, "rewrite the committed corpora from their generators (run from the repository root)")
 	root := fs.String("root", ".", "repository root, for -regenerate")
 	withFigures := fs.Bool("figures", true, "compare every profile figure with the oracle on the shared fixtures and generated files")
+	withAnomalies := fs.Bool("anomalies", true, "score the anomaly detector on the labelled synthetic series and the real-world ones from the shared fixtures")
+	onlyAnomalies := fs.Bool("only-anomalies", false, "run the anomaly section alone")
 	fixtures := fs.String("fixtures", fixturesDefault(), "the shared fixtures folder (default $DQS_FIXTURES, else ../shared/fixtures)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -51,6 +58,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	var missed []string
+	if *onlyAnomalies {
+		*withFigures, *withAnomalies = false, true
+	}
 	if *withFigures {
 		m, err := reportFigures(*fixtures, stdout)
 		if err != nil {
@@ -66,6 +76,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		{"Column classification", columns.Corpus},
 		{"Column classification, real-world-shaped corpus (evaluation/realworld)", realworld.Corpus},
 	} {
+		if *onlyAnomalies {
+			break
+		}
 		cases, err := s.corpus()
 		if err != nil {
 			fmt.Fprintf(stderr, "dqs-eval: %v\n", err)
@@ -80,14 +93,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	fmt.Fprintf(stdout, "== CSV dialect detection\n\n")
-	dia, err := dialects.Evaluate()
-	if err != nil {
-		fmt.Fprintf(stderr, "dqs-eval: %v\n", err)
-		return 1
+	if !*onlyAnomalies {
+		fmt.Fprintf(stdout, "== CSV dialect detection\n\n")
+		dia, err := dialects.Evaluate()
+		if err != nil {
+			fmt.Fprintf(stderr, "dqs-eval: %v\n", err)
+			return 1
+		}
+		dia.Print(stdout)
+		missed = append(missed, dia.Failures()...)
 	}
-	dia.Print(stdout)
-	missed = append(missed, dia.Failures()...)
+
+	if *withAnomalies {
+		fmt.Fprintf(stdout, "\n== Anomaly detection (evaluation/anomalies)\n\n")
+		rep, err := anomalies.Evaluate(*fixtures)
+		if err != nil {
+			fmt.Fprintf(stderr, "dqs-eval: %v\n", err)
+			return 1
+		}
+		rep.Print(stdout)
+		missed = append(missed, rep.Failures()...)
+	}
 
 	if len(missed) > 0 {
 		fmt.Fprintln(stdout, "\nTargets missed:")

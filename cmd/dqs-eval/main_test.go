@@ -10,7 +10,7 @@ import (
 // its own scores.
 func TestReportsTheRealWorldCorpusApart(t *testing.T) {
 	var out, errs strings.Builder
-	run([]string{"-figures=false"}, &out, &errs) // evaluation/figures tests the oracle section
+	run([]string{"-figures=false", "-anomalies=false"}, &out, &errs) // evaluation/figures and TestAnomalySection test the others
 	if errs.Len() > 0 {
 		t.Fatalf("stderr: %s", errs.String())
 	}
@@ -30,6 +30,33 @@ func TestReportsTheRealWorldCorpusApart(t *testing.T) {
 	}
 	if !strings.Contains(s[realAt:diaAt], "vin ") || !strings.Contains(s[realAt:diaAt], "mac_address ") {
 		t.Errorf("real-world section should score the new labels:\n%s", s[realAt:diaAt])
+	}
+}
+
+// TestAnomalySection: -only-anomalies prints the anomaly report alone,
+// every sensitivity for every detector, and its missed targets make the
+// exit status.
+func TestAnomalySection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays every labelled series")
+	}
+	var out, errs strings.Builder
+	code := run([]string{"-only-anomalies"}, &out, &errs)
+	if errs.Len() > 0 {
+		t.Fatalf("stderr: %s", errs.String())
+	}
+	s := out.String()
+	if strings.Contains(s, "== Column classification") || strings.Contains(s, "== CSV dialect detection") {
+		t.Errorf("-only-anomalies printed other sections:\n%s", s)
+	}
+	for _, want := range []string{"== Anomaly detection (evaluation/anomalies)", "sensitivity low", "sensitivity medium", "sensitivity high",
+		"null_spike", "weekly_seasonality", "repeat_incident", "clean", "zscore-excl", "Short series (0 to 12 points): 0 crashes"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if missed := strings.Contains(s, "anomaly detection: "); missed != (code == 1) {
+		t.Errorf("exit %d, but anomaly targets missed: %v", code, missed)
 	}
 }
 

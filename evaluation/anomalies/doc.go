@@ -1,0 +1,35 @@
+// Package anomalies measures the anomaly detector (package anomaly) on
+// labelled series, next to the plain z-score detectors its peers use.
+//
+// Two suites:
+//
+//   - Synthetic (Generate): seeded series shaped like scan metrics
+//     (null_rate from a binomial draw over the table's rows, row_count of a
+//     growing table with weekday appends, distinct_count tied to it, the
+//     mean of a column with sampling noise, format_conformance near 1,
+//     flat series that never move), daily or every 6 hours, some with
+//     missed scans, 60 to 400 scans long, each of one kind (see Kinds) with
+//     its anomalies labelled as windows of scan indices.
+//   - Real-world (RealWorld): series read in place from the shared
+//     fixtures (weather, hourly normals, CO2, stock prices, employment,
+//     GitHub activity) with spikes and level shifts injected, sized from
+//     each series' own noise. Their natural oddities are unlabelled, so an
+//     alert on them counts as false for every detector alike.
+//
+// Scoring (score): only scans from anomaly.WarmUp on are judged, for every
+// detector. An anomaly is detected when at least one alert falls in its
+// window; its delay is the first such alert's index minus the window's
+// start. Several alerts in one window count once, so precision is
+// detected windows / (detected windows + false alerts): a detector gains
+// nothing by alerting on every scan of an incident, and each alert
+// outside every window is one false alarm. False alerts per 100 scans =
+// false alerts / judged scans × 100, pooled over the series of a row.
+// Delay quantiles are nearest-rank (the median is the smallest delay
+// within which half the detections came).
+//
+// A level shift's window is its first shiftWindow scans: alerting on the
+// change is right, alerting on the new level later is a false alarm. A
+// slow decay's window is its whole ramp; the series recovers after it.
+// A broken load that persists is labelled for every scan it lasts, and
+// the scan it is repaired on is normal.
+package anomalies
