@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/mail"
@@ -17,9 +18,11 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/dqs/dqs/auth"
+	"github.com/dqs/dqs/connectors"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/models/modelstest"
+	"github.com/dqs/dqs/scanner"
 )
 
 const appURL = "https://dqs.example.com"
@@ -348,5 +351,27 @@ func TestPurgeExpiredCredentialsRemovesOnlyExpired(t *testing.T) {
 	// Idempotent: nothing more to purge.
 	if n, err := f.acts.PurgeExpiredCredentials(ctx); err != nil || n != 0 {
 		t.Fatalf("second purge = %d, %v; want 0, nil", n, err)
+	}
+}
+
+// TestSourceAtFault: the faults a retry will not mend fail the item at
+// once with their message, a table that ran past the profile timeout
+// among them; a dropped connection is retried.
+func TestSourceAtFault(t *testing.T) {
+	for _, c := range []struct {
+		err   error
+		final bool
+	}{
+		{fmt.Errorf("%w: the source did not finish in time: table \"t\" could not be profiled within 1h0m0s", connectors.ErrTimedOut), true},
+		{fmt.Errorf("%w: table \"t\"", connectors.ErrNotFound), true},
+		{fmt.Errorf("%w: 3000 columns", connectors.ErrTooWide), true},
+		{fmt.Errorf("%w: bad sslmode", connectors.ErrInvalid), true},
+		{fmt.Errorf("%w: not a data file", scanner.ErrBadInput), true},
+		{errors.New("connection reset by peer"), false},
+		{context.DeadlineExceeded, false},
+	} {
+		if got := sourceAtFault(c.err); got != c.final {
+			t.Errorf("sourceAtFault(%v) = %v, want %v", c.err, got, c.final)
+		}
 	}
 }

@@ -84,11 +84,13 @@ func scanGone(err error) error {
 
 // sourceAtFault reports errors of a source a retry will not mend (wrong
 // settings, a bucket or table that is not there, a file that is not
-// data, a table too wide); their messages, which connectors and the
-// engine make safe to show, are the user's answer.
+// data, a table too wide, a table that cannot be profiled within the
+// profile timeout: a retry would take as long again); their messages,
+// which connectors and the engine make safe to show, are the user's
+// answer.
 func sourceAtFault(err error) bool {
 	return errors.Is(err, connectors.ErrInvalid) || errors.Is(err, connectors.ErrNotFound) ||
-		errors.Is(err, scanner.ErrBadInput) || errors.Is(err, connectors.ErrTooWide)
+		errors.Is(err, scanner.ErrBadInput) || errors.Is(err, connectors.ErrTooWide) || errors.Is(err, connectors.ErrTimedOut)
 }
 
 // nonRetryable marks the errors sourceAtFault names as final.

@@ -71,12 +71,22 @@ type Options struct {
 	// guard in production.
 	HTTPClient *http.Client
 	// Timeout bounds each call (connect, list, a query); zero is
-	// DefaultTimeout.
+	// DefaultTimeout. A table source's Profile and Sample are bounded by
+	// ProfileTimeout instead.
 	Timeout time.Duration
+	// ProfileTimeout bounds a table source's Profile and Sample, which
+	// read a whole table (or sample it) and may take far longer than a
+	// call to the catalogue; zero is DefaultProfileTimeout.
+	ProfileTimeout time.Duration
 }
 
 // DefaultTimeout bounds one call to a source when Options.Timeout is zero.
 const DefaultTimeout = 2 * time.Minute
+
+// DefaultProfileTimeout bounds a table source's Profile or Sample when
+// Options.ProfileTimeout is zero: a table of a hundred million rows takes
+// minutes to profile, not the seconds a catalogue query does.
+const DefaultProfileTimeout = time.Hour
 
 // Table is a table or an object as its source's catalogue describes it,
 // never counted: RowEstimate is the catalogue's estimate (0 when it has
@@ -125,7 +135,8 @@ type TableSource interface {
 	// at most two aggregate queries. formats, when given, maps a column
 	// to the regular expression its values are expected to match (the
 	// dominant format of the sample); its conformance is then measured
-	// over the whole table where the dialect has regular expressions.
+	// where the dialect has regular expressions, over the whole table or
+	// over a sample (ColumnMetrics.Estimated says which).
 	Profile(ctx context.Context, table string, formats map[string]string) (*TableProfile, error)
 	// Sample returns a bounded random sample of at most limit rows
 	// (TABLESAMPLE or the dialect's equivalent), each value rendered as
@@ -167,6 +178,10 @@ type ColumnMetrics struct {
 	// column's expected format (Profile's formats); nil when no format
 	// was given or the dialect has no regular expressions.
 	FormatConformance *float64 `json:"format_conformance,omitempty"`
+	// Estimated names (by their JSON names) the figures above that are
+	// estimates, from a sample or the database's statistics, rather than
+	// exact over the whole table; empty when every figure is exact.
+	Estimated []string `json:"estimated,omitempty"`
 }
 
 // Errors a connector wraps, so that callers can tell them apart without
@@ -183,6 +198,10 @@ var (
 	ErrInvalid = errors.New("invalid source settings")
 	// ErrTooWide: a table has more columns than a scan profiles.
 	ErrTooWide = errors.New("table has too many columns")
+	// ErrTimedOut: a Profile or Sample ran past its bound
+	// (Options.ProfileTimeout) and the source stopped it. Retrying it
+	// would take as long again: callers treat it as final.
+	ErrTimedOut = errors.New("the source did not finish in time")
 )
 
 // MaxColumns bounds the columns of a table a scan profiles; a wider one

@@ -2,6 +2,7 @@ package connectors
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,6 +23,40 @@ func (o Options) CallTimeout() time.Duration {
 		return DefaultTimeout
 	}
 	return o.Timeout
+}
+
+// ProfileCallTimeout is the bound of a table source's Profile or Sample:
+// Options.ProfileTimeout, or DefaultProfileTimeout when that is not
+// positive.
+func (o Options) ProfileCallTimeout() time.Duration {
+	if o.ProfileTimeout <= 0 {
+		return DefaultProfileTimeout
+	}
+	return o.ProfileTimeout
+}
+
+// profileDeadline is the cause of a context ProfileContext made that
+// reached its bound.
+var profileDeadline = errors.New("profile timeout")
+
+// ProfileContext bounds a table source's Profile or Sample by timeout
+// (Options.ProfileCallTimeout); ProfileTimedOut tells that bound from the
+// caller's own deadline.
+func ProfileContext(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, timeout, profileDeadline)
+}
+
+// ProfileTimedOut reports whether call, a context ProfileContext made,
+// ended at its bound.
+func ProfileTimedOut(call context.Context) bool {
+	return context.Cause(call) == profileDeadline
+}
+
+// TimedOut is the error of a Profile or Sample the source stopped at its
+// bound: it wraps ErrTimedOut, and what says what could not be done
+// (`postgresql table "t" could not be profiled`).
+func TimedOut(what string, bound time.Duration) error {
+	return fmt.Errorf("%w: %s within %s", ErrTimedOut, what, bound)
 }
 
 // HTTPBase returns the round tripper a source's client sends through:

@@ -88,8 +88,9 @@ const DefaultSampleRows = 5000
 var ErrBadInput = errors.New("cannot be scanned")
 
 // Table scans one table: it classifies a random sample, then profiles the
-// whole table in the database, measuring each classified column's format
-// conformance there.
+// table in the database (connectors.TableSource.Profile: exact counts over
+// the whole table, measures over its sample), measuring each classified
+// column's format conformance there.
 func Table(ctx context.Context, src connectors.TableSource, table string, opt Options) (*Result, error) {
 	progress := opt.progress()
 	limit := opt.SampleRows

@@ -181,8 +181,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sampleTime, sampleBytes := time.Since(start), scanDialer.read.Load()-before
 
 	// Profile as a scan runs it, with the format the sample suggests for
-	// the e-mail column (its regular expression runs on every non-blank
-	// value), then without any format, to show what the formats cost.
+	// the e-mail column (its regular expression runs on the non-blank
+	// values of the profile's sample), then without any format, to show
+	// what the formats cost.
 	profile := func(formats map[string]string) (*postgresql.TableProfile, time.Duration, int64, error) {
 		before := scanDialer.read.Load()
 		start := time.Now()
@@ -213,6 +214,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "profile: Profile, e-mail format  %8.2f s  %5.2fx floor  %s received (%d queries)\n", profileTime.Seconds(), x(profileTime), bytesText(profileBytes), p.Queries)
 	fmt.Fprintf(stdout, "profile: Profile, no format      %8.2f s  %5.2fx floor  %s received (%d queries)\n", bareTime.Seconds(), x(bareTime), bytesText(bareBytes), bare.Queries)
 	fmt.Fprintf(stdout, "scan:    Sample + Profile        %8.2f s  %5.2fx floor  %s received (without the format: %.2fx)\n", total.Seconds(), ratio, bytesText(sampleBytes+profileBytes), x(sampleTime+bareTime))
+	fmt.Fprintf(stdout, "figures: estimated from the sample or pg_stats: %s; the others exact\n", estimates(p))
 	rssText := "unknown"
 	if rssKiB >= 0 {
 		rssText = fmt.Sprintf("%.1f MiB", float64(rssKiB)/1024)
@@ -223,6 +225,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, verdict(ratio, rssKiB, heapPeak))
 	return 0
+}
+
+// estimates lists the figures Profile reports as estimates
+// (ColumnMetrics.Estimated), each with the number of columns it is an
+// estimate for, in the order first met.
+func estimates(p *postgresql.TableProfile) string {
+	var names []string
+	count := map[string]int{}
+	for _, c := range p.Columns {
+		for _, e := range c.Estimated {
+			if count[e] == 0 {
+				names = append(names, e)
+			}
+			count[e]++
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	for i, n := range names {
+		cols := "columns"
+		if count[n] == 1 {
+			cols = "column"
+		}
+		names[i] = fmt.Sprintf("%s (%d %s)", n, count[n], cols)
+	}
+	return strings.Join(names, ", ")
 }
 
 // verdict is the one-line judgement against the targets. Memory is judged

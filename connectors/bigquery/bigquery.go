@@ -42,12 +42,14 @@ import (
 // Source is an open BigQuery dataset. It implements
 // connectors.TableSource.
 type Source struct {
-	client    *bigquery.Client
-	project   string
-	dataset   string
-	timeout   time.Duration
-	secret    string
-	transport *http.Transport
+	client  *bigquery.Client
+	project string
+	dataset string
+	timeout time.Duration
+	// readTimeout bounds Profile and Sample (Options.ProfileTimeout).
+	readTimeout time.Duration
+	secret      string
+	transport   *http.Transport
 }
 
 var _ connectors.TableSource = (*Source)(nil)
@@ -84,7 +86,7 @@ func open(ctx context.Context, opts connectors.Options, endpoint string) (*Sourc
 		return nil, fmt.Errorf("%w: bigquery service_account_json must be a service account key file (JSON with \"type\": \"service_account\")", connectors.ErrInvalid)
 	}
 	timeout := opts.CallTimeout()
-	s := &Source{project: project, dataset: dataset, timeout: timeout, secret: saJSON}
+	s := &Source{project: project, dataset: dataset, timeout: timeout, readTimeout: opts.ProfileCallTimeout(), secret: saJSON}
 
 	var base http.RoundTripper
 	base, s.transport = connectors.HTTPBase(opts.HTTPClient, func() *http.Transport {
@@ -152,6 +154,12 @@ func (s *Source) call(ctx context.Context) (context.Context, context.CancelFunc)
 	return context.WithTimeout(ctx, s.timeout)
 }
 
+// readCall bounds a Profile or a Sample, which read the table, by the
+// profile timeout.
+func (s *Source) readCall(ctx context.Context) (context.Context, context.CancelFunc) {
+	return connectors.ProfileContext(ctx, s.readTimeout)
+}
+
 // mapErr turns a client error into one safe to show: what is the matter
 // (unreachable, credentials refused, not found) and never the library's
 // message, which may quote the request. what names the object of the
@@ -159,6 +167,9 @@ func (s *Source) call(ctx context.Context) (context.Context, context.CancelFunc)
 func (s *Source) mapErr(parent, call context.Context, what string, err error) error {
 	if parent.Err() != nil {
 		return fmt.Errorf("bigquery: reading %s stopped: %w", what, context.Cause(parent))
+	}
+	if connectors.ProfileTimedOut(call) {
+		return connectors.TimedOut(fmt.Sprintf("bigquery could not finish reading %s", what), s.readTimeout)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(call), context.DeadlineExceeded) {
 		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: bigquery did not answer within %s", connectors.ErrConnect, s.timeout), Cause: context.DeadlineExceeded}

@@ -514,11 +514,16 @@ func TestCancel(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	f := newFake(t)
 	s, _ := openFake(t, f, "good")
-	s.timeout = 300 * time.Millisecond
-	connectortest.FailsWithin(t, "Profile past the timeout", 3*time.Second, func() error {
+	// The profile timeout, not the call timeout, bounds Profile: past
+	// it the error is final (ErrTimedOut), not a connection failure.
+	s.readTimeout = 300 * time.Millisecond
+	err := connectortest.FailsWithin(t, "Profile past the profile timeout", 3*time.Second, func() error {
 		_, err := s.Profile(context.Background(), "slow", nil)
 		return err
-	}, connectors.ErrConnect, context.DeadlineExceeded)
+	}, connectors.ErrTimedOut)
+	if errors.Is(err, connectors.ErrConnect) || !strings.Contains(err.Error(), "within 300ms") {
+		t.Errorf("Profile past the profile timeout: %v", err)
+	}
 }
 
 // With Options.HTTPClient and no Dialer, requests (signed with the

@@ -81,7 +81,7 @@ func (s *Source) table(ctx, cctx context.Context, name string) ([]column, *bigqu
 // Profile computes the table's column metrics in one aggregate query,
 // after reading its schema with tables.get.
 func (s *Source) Profile(ctx context.Context, name string, formats map[string]string) (*connectors.TableProfile, error) {
-	cctx, cancel := s.call(ctx)
+	cctx, cancel := s.readCall(ctx)
 	defer cancel()
 	cols, _, err := s.table(ctx, cctx, name)
 	if err != nil {
@@ -199,7 +199,7 @@ func (s *Source) Sample(ctx context.Context, name string, limit int) (records.Re
 		return nil, fmt.Errorf("%w: sample limit %d", connectors.ErrInvalid, limit)
 	}
 	limit = min(limit, MaxSample)
-	cctx, cancel := s.call(ctx)
+	cctx, cancel := s.readCall(ctx)
 	cols, md, err := s.table(ctx, cctx, name)
 	if err != nil {
 		cancel()

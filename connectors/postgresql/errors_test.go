@@ -3,6 +3,7 @@ package postgresql
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -331,20 +332,50 @@ func TestCancelStopsTheQuery(t *testing.T) {
 		t.Errorf("List after a cancelled Profile: %v", err)
 	}
 
-	// The call timeout: the source did not answer in time.
+	// The profile timeout, not the call timeout, bounds Profile and
+	// Sample: past it, by our deadline or the server's statement_timeout,
+	// the error is ErrTimedOut (final), not a connection failure.
+	srv.exec(t, "CREATE VIEW "+pgx.Identifier{schema, "a_while"}.Sanitize()+" AS SELECT pg_sleep(1.2)::text AS x")
 	opts := srv.options(schema)
-	opts.Timeout = time.Second
+	opts.Timeout, opts.ProfileTimeout = time.Second, 10*time.Second
+	patient, err := Open(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer patient.Close()
+	if _, err := patient.Profile(context.Background(), "a_while", nil); err != nil {
+		t.Errorf("Profile longer than the call timeout, within the profile timeout: %v", err)
+	}
+	if _, err := patient.List(context.Background()); err != nil {
+		t.Errorf("List: %v", err)
+	}
+
+	opts.ProfileTimeout = time.Second
 	short, err := Open(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer short.Close()
-	start = time.Now()
-	_, err = short.Profile(context.Background(), "slow", nil)
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("timed-out Profile returned after %v", d)
-	}
-	if !errors.Is(err, connectors.ErrConnect) {
-		t.Errorf("timed-out Profile: %v, want ErrConnect", err)
+	server := srv.open(t, schema, func(c *pgx.ConnConfig) { c.RuntimeParams["statement_timeout"] = "500" })
+	for name, src := range map[string]*Source{"our deadline": short, "statement_timeout": server} {
+		start = time.Now()
+		_, err = src.Profile(context.Background(), "slow", nil)
+		if d := time.Since(start); d > 4*time.Second {
+			t.Errorf("%s: timed-out Profile returned after %v", name, d)
+		}
+		if !errors.Is(err, connectors.ErrTimedOut) || errors.Is(err, connectors.ErrConnect) || !strings.Contains(fmt.Sprint(err), "could not be profiled within") {
+			t.Errorf("%s: timed-out Profile: %v, want ErrTimedOut", name, err)
+		}
+		r, err := src.Sample(context.Background(), "slow", 10)
+		if err == nil {
+			_, err = r.Next()
+			r.Close()
+		}
+		if !errors.Is(err, connectors.ErrTimedOut) || !strings.Contains(fmt.Sprint(err), "could not be sampled within") {
+			t.Errorf("%s: timed-out Sample: %v, want ErrTimedOut", name, err)
+		}
+		if _, err := src.List(context.Background()); err != nil {
+			t.Errorf("%s: List after a timed-out Profile: %v", name, err)
+		}
 	}
 }

@@ -15,8 +15,11 @@
 // override what the credentials give (the environment of the worker may
 // still supply what they do not name, as PGSSLROOTCERT). Sessions are
 // read-only (default_transaction_read_only), in UTC with ISO dates, and
-// carry a statement_timeout equal to the call timeout so that the server
-// stops a query whose client went away. They also turn JIT off and allow
+// carry a statement_timeout equal to the longer of the call timeout
+// (Options.Timeout: connecting, List, the catalogue) and the profile
+// timeout (Options.ProfileTimeout: Profile's aggregate queries, a Sample
+// until it is closed), so that the server stops a query whose client went
+// away. They also turn JIT off and allow
 // 2 parallel workers a query (max_parallel_workers_per_gather, PostgreSQL's
 // default, whatever the server or role sets; the server's
 // max_parallel_workers still bounds them): see Cost, below.
@@ -30,67 +33,99 @@
 // types, pg_stats' n_distinct), then two aggregate queries, the second
 // left out for an empty table:
 //
-//  1. One pass over the whole table: count(*) and, per column, the
-//     non-null values (so nulls), blank text values (only spaces, tabs or
-//     line breaks), min and max (text in byte order, "C" collation, over
-//     non-blank values as the file engine does; numbers, dates, times,
-//     intervals, network addresses, enums in their own order; booleans
-//     false < true; other types have none), mean and sample standard
-//     deviation of numbers (float8 arithmetic, numeric exactly; NaN and
-//     infinities are no numbers, as in the file engine), and, for the
-//     columns given a format, the number of non-blank values matching it
-//     (a PostgreSQL regular expression passed as a bind parameter).
+//  1. One pass over the whole table, for the figures it reports exactly:
+//     count(*) and, per column, the non-null values (so nulls), blank
+//     text values (only spaces, tabs or line breaks), and min and max of
+//     numbers, dates, times, intervals, network addresses and enums in
+//     their own order (booleans false < true; NaN and infinities are no
+//     numbers, as in the file engine).
 //  2. Over a sample of about SampleRows(columns) rows (SampleTarget,
 //     100,000, fewer for tables wider than 20 columns so that the sample
 //     holds at most 2,000,000 values; the whole table when it holds no
-//     more, and exact then), kept once and read twice: every sampled
-//     value is unpivoted to a (column, text) row, grouped by column and
-//     text for, per column, the number of distinct values seen, of values
-//     seen once (f1) and of non-null values sampled; and each numeric
-//     column's numbers give the lower quantiles p01 p05 p25 p50 p75 p95
-//     p99 (percentile_disc: the value at rank ceil(q·n), as the file
-//     engine defines them). The query returns a row per column. The
-//     sample is TABLESAMPLE SYSTEM at SampleRows/rows for tables,
-//     partitioned tables and materialized views, and a random() filter
-//     for views (which cannot be sampled by page and are then evaluated
-//     whole). Distinct values are told apart by their text (numeric 1.0
-//     and 1.00 are two).
+//     more, and exact then), kept once and read twice: the sampled values
+//     of each column pg_stats has no n_distinct for are unpivoted to
+//     (column, text) rows, grouped by column and text for the number of
+//     distinct values seen, of values seen once (f1) and of non-null
+//     values sampled; and each column's own figures: a numeric column's
+//     mean and sample standard deviation (float8 arithmetic) and lower
+//     quantiles p01 p05 p25 p50 p75 p95 p99 (percentile_disc: the value at
+//     rank ceil(q·n), as the file engine defines them), a text column's
+//     min and max non-blank values (byte order, "C" collation, as the file
+//     engine), and for a column given a format the share of its non-blank
+//     values matching it (a PostgreSQL regular expression passed as a bind
+//     parameter). The query returns a row per column. The sample is
+//     TABLESAMPLE SYSTEM (SamplePercent) REPEATABLE (SampleSeed) for
+//     tables, partitioned tables and materialized views, and a random()
+//     filter for views (which cannot be sampled by page and are then
+//     evaluated whole). Distinct values are told apart by their text
+//     (numeric 1.0 and 1.00 are two).
+//
+// Each column's ColumnMetrics.Estimated names the figures of it that are
+// estimates (distinct, and those of the sample: min and max of text, mean,
+// stddev, median, quantiles, format_conformance); it is empty when the
+// sample was the whole table.
 //
 // Cost. The full pass reads every row once and is CPU-bound: PostgreSQL
-// spends per row one transition per aggregate and one call per FILTER,
-// far more than reading the row, so the pass computes each figure with
-// the fewest of them (fullPass lists them). It runs as a parallel
-// aggregate (every aggregate in it is parallel safe), except past 1600
-// aggregates (about 320 integer columns): a parallel plan passes each
-// partial state as a column, and a row holds at most 1664. JIT is off:
-// it would save about a fifth of the pass on the 12-column benchmark
-// table, but every process of the query compiles the whole expression
-// again, in time that grows with the width: 56 s with JIT against 10 s
-// without for 200,000 rows of 400 integer columns. The mean and the
-// deviation of integers and floats come from one float8_regr_accum state
-// (regr_count, regr_avgx and regr_sxx of (0, x) share it), which keeps
-// the count, sum and Youngs–Cramer sum of squares avg and stddev_samp
-// keep; the deviation is stddev_samp's final step on it, sqrt(Sxx/(n-1)),
-// done in Go. Min and max run on the native values (text under "C"),
-// whose results alone are cast to text. A format costs a regular
-// expression per non-blank value, PostgreSQL's dearest operation here
-// (about a microsecond a value, in the regex engine itself): on the
-// 12-column benchmark table (cmd/dqs-scanbench, docs/bench-scan.md) one
-// format on one column adds about half the time of all the other figures.
-// The sample pass costs about a microsecond per sampled value (mostly
-// the grouping), whatever the table's size.
+// deforms each row up to its last column (count(*) never does) and spends
+// per row one transition per aggregate and one call per FILTER, far more
+// than reading the row. So the pass holds only counts and extremes, each
+// with the fewest of them (fullPass lists them), and every figure a
+// sample estimates well moved to the sample pass, where it costs the
+// same per value on about 1% of the rows of a 10-million-row table: the
+// format's regular expression (about a microsecond a value, PostgreSQL's
+// dearest operation here, half the time of all the other figures over a
+// whole table), the mean and deviation (a float8_accum or numeric state a
+// value), and text min and max over non-blank values (two FILTERs and two
+// text comparisons a value; the scan shows them but measures nothing on
+// them, and drops them for personal columns). On the 12-column benchmark
+// table (cmd/dqs-scanbench, docs/bench-scan.md) this took the profile
+// from 32–44 times a count(*) to the figures recorded there. The full
+// pass runs as a parallel aggregate (every aggregate in it is parallel
+// safe), except past 1600 aggregates (about 530 integer columns): a
+// parallel plan passes each partial state as a column, and a row holds at
+// most 1664. JIT is off: it would save about a fifth of the pass on the
+// 12-column benchmark table, but every process of the query compiles the
+// whole expression again, in time that grows with the width: 56 s with
+// JIT against 10 s without for 200,000 rows of 400 integer columns. Min
+// and max run on the native values, whose results alone are cast to text.
+// The sample pass costs a few microseconds per sampled row (0.35 s for the
+// benchmark table's 100,000), whatever the table's size; grouping for distinct values, the dearest part
+// (543,000 groups for the benchmark table: a second, spilled to disk past
+// the default work_mem), is left out for the columns an ANALYZE has
+// estimated.
 //
-// Precision. Counts, nulls, blanks, min, max, mean and standard deviation
-// are exact (float8 sums for the mean and deviation of integers and
-// floats: exact to about 1e-12 relative, and since parallel workers add
-// their partial sums in the order they finish, two runs may differ in
-// the last digits, about 1e-15 relative; numeric in exact numeric
-// arithmetic). Quantiles are exact on tables of at most SampleRows rows;
-// past that SYSTEM sampling reads whole pages at random, so a quantile's
-// rank error is about 0.5/sqrt(pages read): under 1% for columns whose
-// order does not follow the physical order, about 1.5% (3% at worst in
-// practice) for a column stored in its own order, with ~100 rows a page
-// (TestProfileMillionRows measures it).
+// Precision. Exact: rows, nulls, blanks, and min and max of every type but
+// text. Exact too, on tables of at most SampleRows rows (the sample is the
+// whole table): every other figure (mean and deviation in float8 sums,
+// exact to about 1e-12 relative). Past that, estimates from the sample
+// (Estimated names them). SYSTEM sampling reads whole pages at random,
+// about pages·SampleRows/rows of them (1,620 of the benchmark table's
+// 160,000): its precision is that of that many draws, less when equal or
+// ordered values are stored together.
+//
+//   - Quantiles and the median: rank error about 0.5/sqrt(pages read) at
+//     the median: under 1% for columns whose order does not follow the
+//     physical order, about 1.5% (3% at worst in practice) for a column
+//     stored in its own order, with ~100 rows a page
+//     (TestProfileMillionRows measures it).
+//   - Mean: standard error about sd/sqrt(values sampled) for values
+//     scattered over the pages, up to sd/sqrt(pages read) for a column
+//     stored in its own order (0.04 sd for the 640 pages read of a
+//     million rows in 6,400, which TestProfileMillionRows bounds at 0.15
+//     sd); the standard deviation within a few percent likewise.
+//   - Format conformance: a share p of the sampled non-blank values, with
+//     a standard error of sqrt(p(1-p)/values sampled) for values scattered
+//     over the pages (under 0.2 percentage point for 100,000 values) and
+//     up to sqrt(p(1-p)/pages read) when conforming values are stored
+//     together; non-conforming values rarer than about one in the number
+//     of values sampled may be missed altogether.
+//   - Text min and max: values of the table, the smallest and largest
+//     non-blank ones of the sample: the table's min is at most the
+//     reported one, its max at least. With values scattered over the
+//     pages, the reported min is among the table's lowest 3/pages-read
+//     share of values (0.2% for the benchmark table) with 95% probability;
+//     a single outlier, such as a stray leading space, is found only if
+//     its page is read.
 //
 // Distinct counts are exact on tables of at most SampleRows rows. Past
 // that they come from pg_stats.n_distinct when the table has been analysed
@@ -100,11 +135,16 @@
 // D = n·d / (n − f1 + f1·n/N), where n are the sampled non-null values, d
 // the distinct ones among them, f1 those seen once and N the table's
 // non-null values: a column unique in the sample is unique in the table.
-// Either estimate is clamped to [d, N]. Duj1 is within a few percent for
-// columns with few values or nearly unique ones and may be off by up to
-// about a factor of two in between, and more when equal values are stored
-// together (page sampling sees them together); pg_stats shares ANALYZE's
-// precision and its staleness.
+// The sample's estimate is clamped to [d, N], pg_stats' to [0, N]. Duj1
+// is within a few percent for columns with few values or nearly unique
+// ones and may be off by up to about a factor of two in between, and more
+// when equal values are stored together (page sampling sees them
+// together); pg_stats shares ANALYZE's precision and its staleness.
+//
+// SampleSeed is fixed: the pages a table's sample reads are random but the
+// same from one profile to the next while the table is unchanged, so that
+// two scans of an unchanged table report the same estimates, and trends
+// between scans are the table's, not the sample's.
 //
 // # Sample
 //
@@ -127,6 +167,10 @@
 // connection lost mid-query wrap connectors.ErrConnect, and the message of
 // the last kinds is the same whether the port is closed, filtered or not
 // speaking PostgreSQL. A cancelled context's error wraps context.Canceled.
+// A Profile's aggregate query or a Sample stopped at the profile timeout,
+// by the context (a cancel request) or by the server's statement_timeout,
+// wraps connectors.ErrTimedOut (made by connectors.TimedOut: "could not be
+// profiled within 1h0m0s"), which a retry would not mend.
 // No message carries a driver's text, except PostgreSQL's own message for
 // a failed query, scrubbed of the password (connectors.ScrubString).
 package postgresql
@@ -187,9 +231,12 @@ var sslModes = map[string]bool{
 type Source struct {
 	cfg     *pgx.ConnConfig
 	schema  string
-	timeout time.Duration
-	secrets []string
-	addr    string // host:port, for messages
+	timeout time.Duration // a connection, a catalogue query
+	// readTimeout bounds Profile's aggregate queries and a Sample
+	// (connectors.Options.ProfileTimeout).
+	readTimeout time.Duration
+	secrets     []string
+	addr        string // host:port, for messages
 
 	mu     sync.Mutex
 	idle   []*pgx.Conn
@@ -267,10 +314,7 @@ func newSource(opts connectors.Options) (*Source, error) {
 	if opts.Dialer == nil {
 		return nil, invalid("no dialer")
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = connectors.DefaultTimeout
-	}
+	timeout, readTimeout := opts.CallTimeout(), opts.ProfileCallTimeout()
 	schema := opts.Schema
 	if schema == "" {
 		schema = DefaultSchema
@@ -309,7 +353,7 @@ func newSource(opts connectors.Options) (*Source, error) {
 	cfg.RuntimeParams = map[string]string{
 		"application_name":              "dqs",
 		"default_transaction_read_only": "on",
-		"statement_timeout":             strconv.FormatInt(max(1, timeout.Milliseconds()), 10),
+		"statement_timeout":             strconv.FormatInt(max(1, timeout.Milliseconds(), readTimeout.Milliseconds()), 10),
 		"TimeZone":                      "UTC",
 		"DateStyle":                     "ISO, YMD",
 		"IntervalStyle":                 "postgres",
@@ -336,11 +380,12 @@ func newSource(opts connectors.Options) (*Source, error) {
 	cfg.DescriptionCacheCapacity = 0
 
 	return &Source{
-		cfg:     cfg,
-		schema:  schema,
-		timeout: timeout,
-		secrets: []string{c["password"], dsn},
-		addr:    net.JoinHostPort(host, strconv.Itoa(port)),
+		cfg:         cfg,
+		schema:      schema,
+		timeout:     timeout,
+		readTimeout: readTimeout,
+		secrets:     []string{c["password"], dsn},
+		addr:        net.JoinHostPort(host, strconv.Itoa(port)),
 	}, nil
 }
 
@@ -486,6 +531,34 @@ func (s *Source) queryError(ctx context.Context, table string, err error) error 
 	}
 	// A broken connection, a protocol error.
 	return &connectError{msg: fmt.Sprintf("%v: the connection to postgresql at %s failed during a query", connectors.ErrConnect, s.addr), cause: err}
+}
+
+// readContext bounds one of Profile's aggregate queries, or a Sample, by
+// the profile timeout (not the call timeout: they read the table).
+func (s *Source) readContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return connectors.ProfileContext(ctx, s.readTimeout)
+}
+
+// readError is queryError for a query under readContext, of which what
+// says what it did ("profiled", "sampled"): a statement stopped at the
+// profile timeout, by our deadline (a cancel request, or the connection
+// closed when that went unanswered) or by the server's statement_timeout
+// (the same bound, for a client that went away), is ErrTimedOut, final.
+// The caller's own deadline or cancellation is not ours, and reads as
+// queryError has it.
+func (s *Source) readError(ctx context.Context, table, what string, err error) error {
+	if err != nil && timedOut(ctx, err) {
+		return connectors.TimedOut(fmt.Sprintf("postgresql table %q could not be %s", table, what), s.readTimeout)
+	}
+	return s.queryError(ctx, table, err)
+}
+
+func timedOut(ctx context.Context, err error) bool {
+	if connectors.ProfileTimedOut(ctx) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	return ctx.Err() == nil && errors.As(err, &pgErr) && pgErr.Code == "57014" // query_canceled
 }
 
 // ctxError is the error of a call whose context ended: a deadline is a

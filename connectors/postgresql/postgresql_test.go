@@ -188,9 +188,12 @@ func TestProfileMatchesOracle(t *testing.T) {
 	want := connectortest.Expect(tbl, map[string]string{"label": tbl.Formats["label"], "Mixed Case \"name\"": `^NOTHING$`})
 	connectortest.Compare(t, got, want)
 	// A table of at most SampleTarget rows is read whole: distinct
-	// counts and quantiles are exact.
+	// counts and quantiles are exact, and no figure is an estimate.
 	for i, w := range want.Columns {
 		g := got.Columns[i]
+		if len(g.Estimated) != 0 {
+			t.Errorf("%s: estimated %q, want none", w.Name, g.Estimated)
+		}
 		if g.Distinct != w.Distinct {
 			t.Errorf("%s: distinct %d, want exactly %d", w.Name, g.Distinct, w.Distinct)
 		}
@@ -394,6 +397,21 @@ func TestProfileMillionRows(t *testing.T) {
 	xMean, xSD := connectortest.MeanStdDev(xs)
 	kMean, kSD := connectortest.MeanStdDev(ks)
 
+	// The sampled figures' oracle: the rows the sample pass reads.
+	sample := srv.sampledRows(t, schema, "million", []string{"id", "k", "x", "t"}, 5, N)
+	var sIDs, sKs, sXs []float64
+	sTMin, sTMax := "", ""
+	for _, row := range sample {
+		sIDs, sKs, sXs = append(sIDs, float64(row[0].(int64))), append(sKs, float64(row[1].(int32))), append(sXs, row[2].(float64))
+		if v, ok := row[3].(string); ok && v != "" {
+			if sTMin == "" || v < sTMin {
+				sTMin = v
+			}
+			sTMax = max(sTMax, v)
+		}
+	}
+	t.Logf("sample of %d rows", len(sample))
+
 	src := srv.open(t, schema, nil)
 	for _, analysed := range []bool{false, true} {
 		if analysed {
@@ -415,7 +433,8 @@ func TestProfileMillionRows(t *testing.T) {
 		}{
 			{"id min", *id.Min, "1"}, {"id max", *id.Max, "1000000"}, {"id nulls", id.Nulls, int64(0)},
 			{"k min", *k.Min, "0"}, {"k max", *k.Max, "999"},
-			{"t nulls", tc.Nulls, tNulls}, {"t empty", tc.Empty, tEmpty}, {"t min", *tc.Min, tMin}, {"t max", *tc.Max, tMax},
+			{"t nulls", tc.Nulls, tNulls}, {"t empty", tc.Empty, tEmpty},
+			{"t min", *tc.Min, sTMin}, {"t max", *tc.Max, sTMax}, // the sample's
 			{"f nulls", f.Nulls, fNulls},
 		}
 		for _, c := range exact {
@@ -428,11 +447,25 @@ func TestProfileMillionRows(t *testing.T) {
 				t.Errorf("%s: %v, want %v", what, got, want)
 			}
 		}
-		near("id mean", id.Mean, (N+1)/2.0)
-		near("x mean", x.Mean, xMean)
-		near("x stddev", x.StdDev, xSD)
-		near("k mean", k.Mean, kMean)
-		near("k stddev", k.StdDev, kSD)
+		// Means and deviations are the sample's, exactly; and, as a
+		// check of the sample itself, within 0.15 standard deviations
+		// (mean) and 10% (deviation) of the table's: page sampling
+		// reads ~650 pages here, so the mean's standard error is at
+		// most sd/sqrt(650) = 0.04 sd (id, stored in its order), and
+		// the bounds are over three times that.
+		for _, c := range []struct {
+			what             string
+			m                connectors.ColumnMetrics
+			sample           []float64
+			tableMean, table float64
+		}{{"id", id, sIDs, (N + 1) / 2.0, math.Sqrt(float64(N) * (N + 1) / 12)}, {"x", x, sXs, xMean, xSD}, {"k", k, sKs, kMean, kSD}} {
+			sMean, sSD := connectortest.MeanStdDev(c.sample)
+			near(c.what+" mean", c.m.Mean, sMean)
+			near(c.what+" stddev", c.m.StdDev, sSD)
+			if math.Abs(sMean-c.tableMean) > 0.15*c.table || math.Abs(sSD-c.table) > 0.1*c.table {
+				t.Errorf("%s: the sample's mean %v and deviation %v are far from the table's %v and %v", c.what, sMean, sSD, c.tableMean, c.table)
+			}
+		}
 
 		// Quantiles: x is scattered over the pages, id stored in its
 		// order (the worst case of page sampling) and k in runs of its

@@ -192,110 +192,84 @@ func isNumber(c column, ref string) string {
 
 // maxParallelAggregates is the most aggregates the full pass may hold and
 // still run as a parallel aggregate (PostgreSQL's 1664 columns a row, with
-// a margin): about 320 integer columns, 400 text ones.
+// a margin): about 530 integer columns, 800 text ones.
 const maxParallelAggregates = 1600
 
-// slots records where a column's aggregates sit in the result array
-// (-1: not computed).
+// slots records where a column's aggregates sit in the full pass's result
+// array (-1: not computed).
 type slots struct {
-	count, empty, min, max, format int
-	numbers                        int // values of the mean and deviation (regr_count)
-	mean                           int
-	sxx                            int // sum of squared deviations from the mean (regr_sxx)
-	sd                             int // stddev_samp, for numeric
-	trues                          int // booleans: true values
+	count, empty, min, max int
+	trues                  int // booleans: true values
 }
 
-// fullPass is aggregate query 1: one pass over the whole table. Its
-// result is one text array, since a target list holds at most 1664
-// entries and a wide table's aggregates would not fit in columns.
+// textOf is a column reference as text.
+func textOf(ref string, c column) string {
+	if c.typ == "text" {
+		return ref // no cast to spell out
+	}
+	return ref + "::text"
+}
+
+// isBlank is the condition that a text value is blank: made of blank
+// characters, all below '!', so that the byte comparison spares most
+// values the btrim, which allocates.
+func isBlank(text string) string {
+	return fmt.Sprintf(`(%s COLLATE "C" < '!' AND btrim(%s, %s) = '')`, text, text, blank)
+}
+
+// fullPass is aggregate query 1: one pass over the whole table for the
+// figures it reports exactly, counts and extremes, which no sample stands
+// for. Its result is one text array, since a target list holds at most
+// 1664 entries and a wide table's aggregates would not fit in columns.
 //
 // The pass runs as a parallel aggregate (every aggregate and operator in
-// it is parallel safe) and costs, per row, one transition per aggregate
-// and one call per FILTER: that count, not the reading of the table, is
-// what its time is made of, so each column gets the fewest:
+// it is parallel safe) and costs, per row, the deforming of the row up to
+// its last column (which count(*) never does), one transition per
+// aggregate and one evaluation per FILTER: those, not the reading of the
+// table, are its time, so each column gets the fewest:
 //
-//   - integers: min, max and one float8_regr_accum state (regr_count,
-//     regr_avgx and regr_sxx read the same state, so PostgreSQL keeps one:
-//     the count, float8 sum and Youngs–Cramer sum of squares that avg and
-//     stddev_samp keep); the count of non-null values is regr_count's;
-//   - floats: count, min over values above -Infinity, max over values
-//     below Infinity (a NaN or infinite result means no number: NaN sorts
-//     above Infinity), and the regr state over finite values;
-//   - numeric: count, min (NaN only when every value is NaN), max, avg
-//     and stddev_samp over values below NaN, in exact numeric arithmetic;
-//   - booleans: count and count of true values (min and max follow);
-//   - text: count, blanks, min and max of non-blank values, in byte order;
-//   - other ordered types: count, min, max.
+//   - every column: count (its nulls follow);
+//   - integers, numeric, dates, times, intervals, network addresses,
+//     enums: min and max in the type's order (numeric's max over values
+//     below NaN, and its min NaN only when every value is);
+//   - floats: min over values above -Infinity, max over values below
+//     Infinity (a NaN or infinite result means no number: NaN sorts above
+//     Infinity);
+//   - booleans: count of true values (min and max follow);
+//   - text: blanks.
+//
+// Text min and max come from the sample pass: over non-blank values they
+// took two FILTERs and two transitions a value, a third of the pass on the
+// benchmark table, for figures the scan shows but measures nothing on
+// (and drops for personal columns).
 //
 // Aggregates run on the native values; only their results are cast to
 // text.
 func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident string, cols []column, p *TableProfile) error {
 	var exprs []string
-	var args []any
 	add := func(e string) int { exprs = append(exprs, e+"::text"); return len(exprs) - 1 }
-	textOf := func(ref string, c column) string {
-		if c.typ == "text" {
-			return ref // no cast to spell out
-		}
-		return ref + "::text"
+	minMax := func(ref, filterMin, filterMax string) (int, int) {
+		return add("min(" + ref + ")" + filterMin), add("max(" + ref + ")" + filterMax)
 	}
 	add("count(*)")
 	sl := make([]slots, len(cols))
 	for i, c := range cols {
 		ref := pgx.Identifier{c.name}.Sanitize()
-		text := textOf(ref, c)
-		sl[i] = slots{count: -1, numbers: -1, mean: -1, sxx: -1, sd: -1, trues: -1, empty: -1, min: -1, max: -1, format: -1}
-		// Blank: made of blank characters, all below '!'; the byte
-		// comparison spares most values the btrim, which allocates.
-		isBlank := fmt.Sprintf(`(%s COLLATE "C" < '!' AND btrim(%s, %s) = '')`, text, text, blank)
-		nonBlank := "NOT " + isBlank
+		sl[i] = slots{count: add("count(" + ref + ")"), empty: -1, min: -1, max: -1, trues: -1}
 		switch {
-		case c.class == classNumber && c.typ == "numeric":
-			filter := " FILTER (WHERE " + isNumber(c, ref) + ")"
-			sl[i].count = add("count(" + ref + ")")
-			sl[i].min = add("min(" + ref + ")")
-			sl[i].max = add("max(" + ref + ")" + filter)
-			sl[i].mean = add("avg(" + ref + ")" + filter)
-			sl[i].sd = add("stddev_samp(" + ref + ")" + filter)
+		case c.typ == "float4" || c.typ == "float8":
+			sl[i].min, sl[i].max = minMax(ref, " FILTER (WHERE "+ref+" > '-Infinity')", " FILTER (WHERE "+ref+" < 'Infinity')")
+		case c.typ == "numeric":
+			sl[i].min, sl[i].max = minMax(ref, "", " FILTER (WHERE "+isNumber(c, ref)+")")
 		case c.class == classNumber:
-			// regr_*(Y, X) over pairs with Y constant: X's count, mean
-			// and sum of squares, in one shared state.
-			x := "0, " + ref + "::float8"
-			filter := ""
-			if c.float {
-				filter = " FILTER (WHERE " + isNumber(c, ref) + ")"
-				sl[i].count = add("count(" + ref + ")")
-				sl[i].min = add("min(" + ref + ") FILTER (WHERE " + ref + " > '-Infinity')")
-				sl[i].max = add("max(" + ref + ") FILTER (WHERE " + ref + " < 'Infinity')")
-			} else {
-				sl[i].min = add("min(" + ref + ")")
-				sl[i].max = add("max(" + ref + ")")
-			}
-			sl[i].numbers = add("regr_count(" + x + ")" + filter)
-			sl[i].mean = add("regr_avgx(" + x + ")" + filter)
-			sl[i].sxx = add("regr_sxx(" + x + ")" + filter)
-			if !c.float {
-				sl[i].count = sl[i].numbers
-			}
+			sl[i].min, sl[i].max = minMax(ref, "", "")
 		case c.class == classText:
-			sl[i].count = add("count(" + ref + ")")
-			sl[i].empty = add("count(*) FILTER (WHERE " + isBlank + ")")
-			sl[i].min = add(fmt.Sprintf(`left(min(%s COLLATE "C") FILTER (WHERE %s), %d)`, text, nonBlank, maxValueBytes+1))
-			sl[i].max = add(fmt.Sprintf(`left(max(%s COLLATE "C") FILTER (WHERE %s), %d)`, text, nonBlank, maxValueBytes+1))
+			sl[i].empty = add("count(*) FILTER (WHERE " + isBlank(textOf(ref, c)) + ")")
 		case c.class == classBool:
-			sl[i].count = add("count(" + ref + ")")
 			sl[i].trues = add("count(*) FILTER (WHERE " + ref + ")")
 		case c.class == classOrdered:
-			sl[i].count = add("count(" + ref + ")")
 			sl[i].min = add(fmt.Sprintf("left(min(%s)::text, %d)", ref, maxValueBytes+1))
 			sl[i].max = add(fmt.Sprintf("left(max(%s)::text, %d)", ref, maxValueBytes+1))
-		default:
-			sl[i].count = add("count(" + ref + ")")
-		}
-		if c.hasFormat {
-			args = append(args, c.format)
-			sl[i].format = add(fmt.Sprintf("count(*) FILTER (WHERE %s AND %s ~ $%d)", nonBlank, text, len(args)))
 		}
 	}
 	sql := "SELECT ARRAY[\n" + strings.Join(exprs, ",\n") + "\n] FROM " + ident
@@ -308,7 +282,7 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 		sql += " WHERE pg_backend_pid() IS NOT NULL"
 	}
 
-	vals, err := s.queryArray(ctx, conn, table, sql, args...)
+	vals, err := s.queryArray(ctx, conn, table, sql)
 	if err != nil {
 		return err
 	}
@@ -344,42 +318,23 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 			m.Min = nil
 		}
 		if sl[i].trues >= 0 && nonNull > 0 {
-			trues := parseInt(vals[sl[i].trues])
-			lo, hi := "false", "false"
-			if trues == nonNull {
-				lo = "true"
-			}
-			if trues > 0 {
-				hi = "true"
-			}
-			m.Min, m.Max = &lo, &hi
-		}
-		if sl[i].mean >= 0 && vals[sl[i].mean] != nil {
-			m.Mean = parseFloat(vals[sl[i].mean])
-			sd := 0.0 // one value: the file engine's 0
-			switch {
-			case sl[i].sd >= 0:
-				if v := parseFloat(vals[sl[i].sd]); v != nil {
-					sd = *v
-				}
-			case sl[i].sxx >= 0:
-				// stddev_samp's own final step, on the same state.
-				n := float64(parseInt(vals[sl[i].numbers]))
-				if sxx := parseFloat(vals[sl[i].sxx]); sxx != nil && n > 1 {
-					sd = math.Sqrt(*sxx / (n - 1))
-				}
-			}
-			m.StdDev = &sd
-		}
-		if sl[i].format >= 0 {
-			share := 1.0 // nothing to conform: the file engine's 1
-			if nonBlank := nonNull - m.Empty; nonBlank > 0 {
-				share = float64(parseInt(vals[sl[i].format])) / float64(nonBlank)
-			}
-			m.FormatConformance = &share
+			m.Min, m.Max = boolRange(parseInt(vals[sl[i].trues]), nonNull)
 		}
 	}
 	return nil
+}
+
+// boolRange is the min and max of a boolean column of nonNull values,
+// trues of them true.
+func boolRange(trues, nonNull int64) (lo, hi *string) {
+	l, h := "false", "false"
+	if trues == nonNull {
+		l = "true"
+	}
+	if trues > 0 {
+		h = "true"
+	}
+	return &l, &h
 }
 
 // sampleCells bounds the values Profile's second query reads: a table
@@ -396,6 +351,19 @@ func SampleRows(cols int) int64 {
 	return min(SampleTarget, max(minSampleRows, sampleCells/int64(max(cols, 1))))
 }
 
+// SampleSeed is the seed of the sample pass's TABLESAMPLE SYSTEM ...
+// REPEATABLE: which pages a table's sample reads is random, by a hash of
+// the seed and the page number, but the same from one profile to the next
+// for the same pages, so that two scans of an unchanged table report the
+// same estimates (and a test can read the very rows Profile sampled).
+const SampleSeed = 20261127
+
+// SamplePercent is the TABLESAMPLE SYSTEM percentage at which the sample
+// pass reads about target of a table's rows rows.
+func SamplePercent(target, rows int64) float32 {
+	return float32(math.Min(100, 100*float64(target)/float64(rows)))
+}
+
 // samplePass is aggregate query 2, over a sample of about SampleRows rows
 // (the whole table when it holds no more), kept once (s, materialized) and
 // read twice:
@@ -407,106 +375,201 @@ func SampleRows(cols int) int64 {
 //     column and text for the distinct values, values seen once and
 //     non-null values of the sample; unpivoting keeps planning linear in
 //     the columns (a subquery per column costs the planner the square of
-//     the width);
-//   - quantiles: one percentile_disc per numeric column over s, each
-//     sorting only its own numbers, gathered into one text array (one
-//     target entry, whatever the width) that every column's row indexes.
+//     the width). A column pg_stats gives n_distinct for is left out
+//     (that estimate is preferred), unless the sample is the whole table;
+//   - per column, one float8 array (all gathered into one text array, one
+//     target entry whatever the width, that every column's row indexes):
+//     for a column given a format, its non-blank values and those
+//     matching the format; for a numeric column, its numbers' count, mean
+//     and sample standard deviation (avg and stddev_samp over the same
+//     float8 input share one transition state), then its quantiles, each
+//     percentile_disc sorting only its own numbers; and, in a second text
+//     array, a text column's min and max non-blank values in byte order.
 //
-// The query returns a row per column that has a non-null sampled value.
+// The query returns a row per column (q's count(*) keeps it one row when
+// no column has a figure of its own).
 func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, relkind string, cols []column, p *TableProfile) error {
 	target := SampleRows(len(cols))
 	exact := p.Rows <= target
-	from := ident
 	var args []any
-	if !exact {
-		frac := float64(target) / float64(p.Rows)
-		if relkind == "v" {
-			from += " WHERE random() < $1::float8"
-			args = append(args, frac)
-		} else {
-			from += " TABLESAMPLE SYSTEM ($1::real)"
-			args = append(args, math.Min(100, 100*frac))
+	param := func(v any) string { args = append(args, v); return "$" + strconv.Itoa(len(args)) }
+	from := ident
+	switch {
+	case exact:
+	case relkind == "v":
+		// A view cannot be sampled by page.
+		from += " WHERE random() < " + param(float64(target)/float64(p.Rows)) + "::float8"
+	default:
+		from += " TABLESAMPLE SYSTEM (" + param(SamplePercent(target, p.Rows)) + "::real) REPEATABLE (" + param(float64(SampleSeed)) + "::float8)"
+	}
+	sql := samplePassSQL(from, cols, exact, param)
+
+	qctx, cancel := s.readContext(ctx)
+	defer cancel()
+	rows, err := conn.Query(qctx, sql, args...)
+	if err != nil {
+		return s.readError(qctx, table, "profiled", err)
+	}
+	defer rows.Close()
+	found := make([]sampled, len(cols))
+	for rows.Next() {
+		var i int32
+		var st sampled
+		if err := rows.Scan(&i, &st.d, &st.f1, &st.n, &st.stats, &st.min, &st.max); err != nil {
+			return s.readError(qctx, table, "profiled", err)
 		}
+		if i >= 0 && int(i) < len(cols) {
+			found[i] = st
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return s.readError(qctx, table, "profiled", err)
+	}
+	for i, c := range cols {
+		found[i].apply(&p.Columns[i], c, p.Rows, exact)
+	}
+	return nil
+}
+
+// samplePassSQL is the sample pass's query over from (the table, sampled);
+// exact says the sample is the whole table, and param adds a bind
+// parameter (a format) and returns its placeholder.
+func samplePassSQL(from string, cols []column, exact bool, param func(any) string) string {
+	var sel, grouped, keys []string
+	all := make([]string, len(cols))
+	stats := make([]string, len(cols))
+	texts := make([]string, 0, 2*len(cols))
+	for i, c := range cols {
+		ref := "c" + strconv.Itoa(i)
+		all[i] = strconv.Itoa(i)
+		var parts []string
+		if c.hasFormat {
+			parts = append(parts, formatStats(textOf(ref, c), param(c.format)))
+		}
+		if c.class == classNumber {
+			parts = append(parts, numberStats(c, ref)...)
+		}
+		lo, hi := "NULL::text", "NULL::text"
+		if c.class == classText {
+			lo, hi = textRange(textOf(ref, c))
+		}
+		texts = append(texts, lo, hi)
+		group := exact || c.nDistinct == nil
+		if group {
+			grouped = append(grouped, all[i])
+			keys = append(keys, ref+"::text")
+		}
+		if group || len(parts) > 0 || c.class == classText {
+			sel = append(sel, pgx.Identifier{c.name}.Sanitize()+" AS "+ref)
+		}
+		stats[i] = "NULL::text"
+		if len(parts) > 0 {
+			stats[i] = "(" + strings.Join(parts, " || ") + ")::text"
+		}
+	}
+	return `WITH s AS MATERIALIZED (SELECT ` + strings.Join(sel, ", ") + ` FROM ` + from + `),
+g AS (SELECT i, count(*) AS n FROM (SELECT unnest('{` + strings.Join(grouped, ",") + `}'::int4[]) AS i, unnest(ARRAY[` + strings.Join(keys, ", ") + `]::text[]) AS k FROM s) u WHERE k IS NOT NULL GROUP BY i, k),
+d AS (SELECT i, count(*) AS d, count(*) FILTER (WHERE n = 1) AS f1, sum(n)::int8 AS n FROM g GROUP BY i),
+q AS (SELECT count(*) AS sampled, ARRAY[` + strings.Join(stats, ", ") + `]::text[] AS qs, ARRAY[` + strings.Join(texts, ", ") + `]::text[] AS ts FROM s)
+SELECT c.i, coalesce(d.d, 0), coalesce(d.f1, 0), coalesce(d.n, 0), q.qs[c.i + 1]::float8[], q.ts[2 * c.i + 1], q.ts[2 * c.i + 2]
+FROM unnest('{` + strings.Join(all, ",") + `}'::int4[]) AS c(i) LEFT JOIN d ON d.i = c.i CROSS JOIN q`
+}
+
+// formatStats is the sample's non-blank values of a text expression and
+// those of them matching the format, the bind parameter param.
+func formatStats(text, param string) string {
+	nonBlank := "NOT " + isBlank(text)
+	return fmt.Sprintf("ARRAY[count(*) FILTER (WHERE %s), count(*) FILTER (WHERE %s AND %s ~ %s)]::float8[]", nonBlank, nonBlank, text, param)
+}
+
+// textRange is a text expression's sampled min and max non-blank values
+// in byte order, cut past maxValueBytes.
+func textRange(text string) (lo, hi string) {
+	nonBlank := fmt.Sprintf(` COLLATE "C") FILTER (WHERE NOT %s), %d)`, isBlank(text), maxValueBytes+1)
+	return "left(min(" + text + nonBlank, "left(max(" + text + nonBlank
+}
+
+// numberStats is a numeric column's sampled numbers' count, mean and
+// sample standard deviation (0 for one value, as in the file engine),
+// then their quantiles (none when there is no number: array_cat leaves
+// the NULL out). NaN and infinities are no numbers.
+func numberStats(c column, ref string) []string {
+	x := ref + "::float8"
+	if c.float {
+		x = "CASE WHEN " + isNumber(c, ref) + " THEN " + x + " END"
 	}
 	qv := make([]string, len(QuantileValues))
 	for i, q := range QuantileValues {
 		qv[i] = strconv.FormatFloat(q, 'f', -1, 64)
 	}
-	sel := make([]string, len(cols))
-	idx := make([]string, len(cols))
-	keys := make([]string, len(cols))
-	quants := make([]string, len(cols))
-	numbers := false
-	for i, c := range cols {
-		ref := fmt.Sprintf("c%d", i)
-		sel[i] = fmt.Sprintf("%s AS %s", pgx.Identifier{c.name}.Sanitize(), ref)
-		idx[i] = strconv.Itoa(i)
-		keys[i] = ref + "::text"
-		quants[i] = "NULL::text"
-		if c.class == classNumber {
-			x := ref + "::float8"
-			if c.float {
-				x = "CASE WHEN " + isNumber(c, ref) + " THEN " + x + " END"
-			}
-			quants[i] = "(percentile_disc(ARRAY[" + strings.Join(qv, ",") + "]::float8[]) WITHIN GROUP (ORDER BY " + x + "))::text"
-			numbers = true
-		}
+	return []string{
+		fmt.Sprintf("ARRAY[count(%s), coalesce(avg(%s), 0), coalesce(stddev_samp(%s), 0)]::float8[]", x, x, x),
+		"percentile_disc(ARRAY[" + strings.Join(qv, ",") + "]::float8[]) WITHIN GROUP (ORDER BY " + x + ")",
 	}
-	sql := `WITH s AS MATERIALIZED (SELECT ` + strings.Join(sel, ", ") + ` FROM ` + from + `),
-g AS (SELECT i, count(*) AS n FROM (SELECT unnest('{` + strings.Join(idx, ",") + `}'::int4[]) AS i, unnest(ARRAY[` + strings.Join(keys, ", ") + `]) AS k FROM s) u WHERE k IS NOT NULL GROUP BY i, k),
-d AS (SELECT i, count(*) AS d, count(*) FILTER (WHERE n = 1) AS f1, sum(n)::int8 AS n FROM g GROUP BY i)`
-	if numbers {
-		sql += `,
-q AS (SELECT ARRAY[` + strings.Join(quants, ", ") + `] AS qs FROM s)
-SELECT d.i, d.d, d.f1, d.n, q.qs[d.i + 1]::float8[] FROM d CROSS JOIN q`
-	} else {
-		sql += `
-SELECT d.i, d.d, d.f1, d.n, NULL::float8[] FROM d`
-	}
+}
 
-	qctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	rows, err := conn.Query(qctx, sql, args...)
-	if err != nil {
-		return s.queryError(qctx, table, err)
+// sampled is one column's row of the sample pass.
+type sampled struct {
+	d, f1, n int64     // distinct, once-seen and non-null sampled values, when grouped
+	stats    []float64 // formatStats' figures, then numberStats'
+	min, max *string   // textRange's
+}
+
+// apply sets a column's figures from its sample row; exact says the
+// sample was the whole table. Otherwise every figure it sets is an
+// estimate, and the column's Estimated names them.
+func (st sampled) apply(m *connectors.ColumnMetrics, c column, rows int64, exact bool) {
+	if exact {
+		m.Distinct = st.d
+	} else {
+		m.Distinct = EstimateDistinct(st.d, st.f1, st.n, rows-m.Nulls, rows, c.nDistinct)
 	}
-	defer rows.Close()
-	type stat struct {
-		d, f1, n int64
-		qs       []float64
+	if c.class == classText {
+		m.Min, m.Max = cut(st.min), cut(st.max)
 	}
-	stats := make([]stat, len(cols))
-	for rows.Next() {
-		var i int32
-		var st stat
-		if err := rows.Scan(&i, &st.d, &st.f1, &st.n, &st.qs); err != nil {
-			return s.queryError(qctx, table, err)
+	a := st.stats
+	if c.hasFormat && len(a) >= 2 {
+		share := 1.0 // nothing to conform: the file engine's 1
+		if a[0] > 0 {
+			share = a[1] / a[0]
 		}
-		if i >= 0 && int(i) < len(cols) {
-			stats[i] = st
-		}
+		m.FormatConformance = &share
+		a = a[2:]
 	}
-	if err := rows.Err(); err != nil {
-		return s.queryError(qctx, table, err)
-	}
-	for i, c := range cols {
-		m := &p.Columns[i]
-		st := stats[i]
-		if exact {
-			m.Distinct = st.d
-		} else {
-			m.Distinct = EstimateDistinct(st.d, st.f1, st.n, p.Rows-m.Nulls, p.Rows, c.nDistinct)
-		}
-		if c.class == classNumber && len(st.qs) == len(QuantileNames) {
-			m.Quantiles = make(map[string]float64, len(st.qs))
-			for j, x := range st.qs {
+	if c.class == classNumber && len(a) >= 3 && a[0] > 0 {
+		mean, sd := a[1], a[2]
+		m.Mean, m.StdDev = &mean, &sd
+		if qs := a[3:]; len(qs) == len(QuantileNames) {
+			m.Quantiles = make(map[string]float64, len(qs))
+			for j, x := range qs {
 				m.Quantiles[QuantileNames[j]] = x
 			}
 			med := m.Quantiles["p50"]
 			m.Median = &med
 		}
 	}
-	return nil
+	if !exact {
+		m.Estimated = estimated(m, c.class == classText)
+	}
+}
+
+// estimated names (by their JSON names) the figures of m a sample gives;
+// text says m is a text column's.
+func estimated(m *connectors.ColumnMetrics, text bool) []string {
+	names := []string{"distinct"}
+	if text && m.Min != nil {
+		names = append(names, "min", "max")
+	}
+	if m.Mean != nil {
+		names = append(names, "mean", "stddev")
+	}
+	if m.Median != nil {
+		names = append(names, "median", "quantiles")
+	}
+	if m.FormatConformance != nil {
+		names = append(names, "format_conformance")
+	}
+	return names
 }
 
 // EstimateDistinct estimates a column's distinct non-null values from a
@@ -538,14 +601,14 @@ func EstimateDistinct(d, f1, n, nonNull, rows int64, stats *float64) int64 {
 	return min(max(e, d), nonNull)
 }
 
-// queryArray runs a query returning one text array under the call
+// queryArray runs a query returning one text array under the profile
 // timeout.
-func (s *Source) queryArray(ctx context.Context, conn *pgx.Conn, table, sql string, args ...any) ([]*string, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+func (s *Source) queryArray(ctx context.Context, conn *pgx.Conn, table, sql string) ([]*string, error) {
+	ctx, cancel := s.readContext(ctx)
 	defer cancel()
 	var vals []*string
-	if err := conn.QueryRow(ctx, sql, args...).Scan(&vals); err != nil {
-		return nil, s.queryError(ctx, table, err)
+	if err := conn.QueryRow(ctx, sql).Scan(&vals); err != nil {
+		return nil, s.readError(ctx, table, "profiled", err)
 	}
 	return vals, nil
 }
@@ -556,22 +619,6 @@ func parseInt(v *string) int64 {
 	}
 	n, _ := strconv.ParseInt(*v, 10, 64)
 	return n
-}
-
-func parseFloat(v *string) *float64 {
-	if v == nil {
-		return nil
-	}
-	f, err := strconv.ParseFloat(*v, 64)
-	if err != nil && !isRange(err) {
-		return nil
-	}
-	return &f
-}
-
-func isRange(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
 }
 
 // cut returns v cut to maxValueBytes (on a rune boundary, ending with "…").

@@ -53,7 +53,8 @@ func (s *Source) Sample(ctx context.Context, table string, limit int) (records.R
 		return nil, err
 	}
 	ident := pgx.Identifier{s.schema, table}.Sanitize()
-	qctx, cancel := context.WithTimeout(ctx, s.timeout)
+	// The profile timeout bounds the query and the reading of its rows.
+	qctx, cancel := s.readContext(ctx)
 	r := &sampleReader{s: s, conn: conn, cancel: cancel, table: table, ctx: qctx}
 	err = r.start(fmt.Sprintf(sampleSQL, ident), int64(limit), ident, float64(samplePages))
 	var pgErr *pgconn.PgError
@@ -62,8 +63,10 @@ func (s *Source) Sample(ctx context.Context, table string, limit int) (records.R
 		err = r.start("SELECT * FROM "+ident+" LIMIT $1", int64(limit))
 	}
 	if err != nil {
+		// Mapped before Close cancels qctx.
+		err = s.readError(qctx, table, "sampled", err)
 		r.Close()
-		return nil, s.queryError(qctx, table, err)
+		return nil, err
 	}
 	return r, nil
 }
@@ -159,7 +162,7 @@ func (r *sampleReader) Next() (*records.Record, error) {
 	}
 	r.done = true
 	if err := r.rows.Err(); err != nil {
-		r.err = r.s.queryError(r.ctx, r.table, err)
+		r.err = r.s.readError(r.ctx, r.table, "sampled", err)
 		return nil, r.err
 	}
 	return nil, io.EOF

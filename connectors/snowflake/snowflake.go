@@ -62,12 +62,14 @@ func init() {
 // Source is an open Snowflake schema. It implements
 // connectors.TableSource.
 type Source struct {
-	db        *sql.DB
-	account   string
-	schema    string // as configured
-	timeout   time.Duration
-	secrets   []string
-	transport *http.Transport
+	db      *sql.DB
+	account string
+	schema  string // as configured
+	timeout time.Duration
+	// readTimeout bounds Profile and Sample (Options.ProfileTimeout).
+	readTimeout time.Duration
+	secrets     []string
+	transport   *http.Transport
 
 	mu       sync.Mutex
 	resolved string // the schema's stored name, once known
@@ -123,7 +125,7 @@ func open(_ context.Context, opts connectors.Options, ep *endpoint) (*Source, er
 		return nil, fmt.Errorf("%w: no dialer for snowflake", connectors.ErrInvalid)
 	}
 	timeout := opts.CallTimeout()
-	s := &Source{account: account, schema: schema, timeout: timeout, secrets: []string{password, keyPEM}}
+	s := &Source{account: account, schema: schema, timeout: timeout, readTimeout: opts.ProfileCallTimeout(), secrets: []string{password, keyPEM}}
 
 	cfg := gosnowflake.Config{
 		Account:   account,
@@ -278,6 +280,9 @@ const (
 func (s *Source) queryErr(ctx, cctx context.Context, what string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("snowflake: reading %s stopped: %w", what, context.Cause(ctx))
+	}
+	if connectors.ProfileTimedOut(cctx) {
+		return connectors.TimedOut(fmt.Sprintf("snowflake could not finish reading %s", what), s.readTimeout)
 	}
 	if cctx.Err() != nil {
 		return &connectors.ConnectError{Msg: fmt.Sprintf("%v: snowflake did not answer within %s while reading %s", connectors.ErrConnect, s.timeout, what), Cause: context.DeadlineExceeded}

@@ -499,11 +499,16 @@ func TestTimeout(t *testing.T) {
 	if _, err := s.List(context.Background()); err != nil { // logged in
 		t.Fatal(err)
 	}
-	s.timeout = 400 * time.Millisecond
-	connectortest.FailsWithin(t, "Profile past the timeout", 3*time.Second, func() error {
+	// The profile timeout, not the call timeout, bounds Profile: past
+	// it the error is final (ErrTimedOut), not a connection failure.
+	s.readTimeout = 400 * time.Millisecond
+	err := connectortest.FailsWithin(t, "Profile past the profile timeout", 3*time.Second, func() error {
 		_, err := s.Profile(context.Background(), "SLOW", nil)
 		return err
-	}, connectors.ErrConnect, context.DeadlineExceeded)
+	}, connectors.ErrTimedOut)
+	if errors.Is(err, connectors.ErrConnect) || !strings.Contains(err.Error(), "within 400ms") {
+		t.Errorf("Profile past the profile timeout: %v", err)
+	}
 }
 
 // With Options.HTTPClient and no Dialer, the driver's requests go through

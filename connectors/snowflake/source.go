@@ -20,6 +20,12 @@ func (s *Source) call(ctx context.Context) (context.Context, context.CancelFunc)
 	return context.WithTimeout(ctx, s.timeout)
 }
 
+// readCall bounds a Profile or a Sample, which read the table, by the
+// profile timeout.
+func (s *Source) readCall(ctx context.Context) (context.Context, context.CancelFunc) {
+	return connectors.ProfileContext(ctx, s.readTimeout)
+}
+
 // pick returns the stored schema name among those the catalogue matched:
 // the configured name as given, else its upper-case form.
 func (s *Source) pick(found []string) (string, bool) {
@@ -124,7 +130,7 @@ func (s *Source) columns(ctx, cctx context.Context, conn *sql.Conn, table string
 // Profile computes the table's column metrics: one catalogue query for
 // its columns, one aggregate query.
 func (s *Source) Profile(ctx context.Context, table string, formats map[string]string) (*connectors.TableProfile, error) {
-	cctx, cancel := s.call(ctx)
+	cctx, cancel := s.readCall(ctx)
 	defer cancel()
 	conn, err := s.conn(ctx, cctx)
 	if err != nil {
@@ -243,7 +249,7 @@ func (s *Source) Sample(ctx context.Context, table string, limit int) (records.R
 		return nil, fmt.Errorf("%w: sample limit %d", connectors.ErrInvalid, limit)
 	}
 	limit = min(limit, MaxSample)
-	cctx, cancel := s.call(ctx)
+	cctx, cancel := s.readCall(ctx)
 	conn, err := s.conn(ctx, cctx)
 	if err != nil {
 		cancel()
