@@ -11,7 +11,8 @@
 // of the same failure is flagged again) unless a user marked them
 // expected; a run of flagged values at a consistent new level becomes the
 // new normal after AdaptAfter scans, so a deliberate change does not alert
-// for ever, and a return to the old level is no anomaly. A floor on the
+// for ever, and a return to the old level while the new one is young is
+// no anomaly. A floor on the
 // spread, by the metric's scale (a share's sampling noise over the
 // table's rows, a count's Poisson noise), keeps flat series from alerting
 // on noise. Counts (row_count, distinct_count) follow their trend, since

@@ -156,6 +156,35 @@ var listRoutes = []listRoute{
 		},
 	},
 	{
+		// The organisation's alerts, raised through the store.
+		path: "/api/v1/alerts", defaultLimit: 20, seed: seedAlerts,
+	},
+	{
+		// The same alerts through the public API.
+		path: "/api/v1/public/alerts", defaultLimit: 20, seed: seedAlerts,
+	},
+	{
+		// A source's anomalies, recorded through the store as anomaly
+		// detection records them (one scan's table).
+		path: "/api/v1/sources/:id/anomalies", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			id := seedSource(env, admin)
+			sc := seedScan(env, admin, id)
+			found := make([]models.Anomaly, seededItems)
+			for i := range found {
+				found[i] = models.Anomaly{ColumnName: fmt.Sprint("c", i), Metric: "null_rate", Baseline: "{}", Sensitivity: "medium",
+					Explanation: "e", DetectedAt: time.Now().Add(time.Duration(i) * time.Second)}
+			}
+			if _, err := env.App.Stores.Anomalies.Record(context.Background(), admin.OrgID, id, sc.ID, "t", found, nil); err != nil {
+				env.T.Fatal(err)
+			}
+		},
+		at: func(env *servicetest.Env, admin *servicetest.Session) string {
+			src := env.Must(200, "GET", "/api/v1/sources", admin.Access, nil).List()[0]
+			return fmt.Sprintf("/api/v1/sources/%v/anomalies", src["id"])
+		},
+	},
+	{
 		// A metric's history, seeded through the store as scans record it.
 		path: "/api/v1/sources/:id/metrics/:metric/history", defaultLimit: 20,
 		seed: func(env *servicetest.Env, admin *servicetest.Session) {
@@ -211,6 +240,16 @@ func seedScan(env *servicetest.Env, admin *servicetest.Session, id int64) *model
 	return sc
 }
 
+func seedAlerts(env *servicetest.Env, admin *servicetest.Session) {
+	for i := range seededItems {
+		a := &models.Alert{DedupKey: fmt.Sprint("seed/", i), Severity: models.SeverityWarning, Type: models.AlertAnomaly, Message: "m",
+			CreatedAt: time.Now().Add(time.Duration(i) * time.Second)}
+		if _, err := env.App.Stores.Alerts.Raise(context.Background(), admin.OrgID, a); err != nil {
+			env.T.Fatal(err)
+		}
+	}
+}
+
 func seedAPIKeys(env *servicetest.Env, admin *servicetest.Session) {
 	for range seededItems {
 		env.APIKey(admin, "read")
@@ -226,6 +265,7 @@ var unprobed = map[string]string{
 	"GET /api/v1/public/scan/:scan_id/status":         "one scan's status",
 	"GET /api/v1/sources/:id/metrics/:metric/history": "a list named by a metric, not by an id: walked in listRoutes",
 	"GET /api/v1/sources/:id/scans/:scan_id/results":  "a list under one scan of a source: walked in listRoutes",
+	"GET /api/v1/sources/:id/anomalies":               "a list under a source: walked in listRoutes",
 }
 
 // pageCase is one valid query and the page it must answer, in items of

@@ -274,12 +274,8 @@ func (s *Server) metricHistory(c *gin.Context) error {
 	if col, ok := c.GetQuery("column"); ok {
 		f.Column = &col
 	}
-	if raw, ok := c.GetQuery("since"); ok {
-		since, err := parseSince(raw)
-		if err != nil {
-			return err
-		}
-		f.Since = &since
+	if f.Since, err = sinceQuery(c); err != nil {
+		return err
 	}
 	list, total, err := s.Stores.MetricPoints.History(ctx, orgID, f, models.Page(pg))
 	if err != nil {

@@ -138,6 +138,9 @@ var resources = map[string]ownedResource{
 	"GET /api/v1/sources/:id/scans":                   sourceOfA,
 	"GET /api/v1/sources/:id/scans/:scan_id":          sourceOfA,
 	"GET /api/v1/sources/:id/scans/:scan_id/results":  sourceOfA,
+	"GET /api/v1/sources/:id/anomalies":               sourceOfA,
+	"PATCH /api/v1/sources/:id/anomalies/:anomaly_id": sourceOfA,
+	"POST /api/v1/alerts/:id/acknowledge":             alertOfA,
 	"GET /api/v1/sources/:id/metrics/:metric/history": sourceOfA,
 	"GET /api/v1/public/scan/:scan_id/status":         scanOfA,
 	"POST /api/v1/sources/:id/schedules":              sourceToScanOfA,
@@ -168,6 +171,19 @@ func scanOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() 
 	return sc.ID, nil, func() bool {
 		got, err := env.App.Stores.Scans.Get(context.Background(), a.OrgID, sc.ID)
 		return err == nil && got.Status == models.ScanQueued
+	}
+}
+
+// alertOfA makes an alert of org A (raised through the store, as anomaly
+// detection raises it) that must stay unacknowledged.
+func alertOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	al := &models.Alert{DedupKey: servicetest.Unique("alert"), Severity: models.SeverityWarning, Type: models.AlertAnomaly, Message: "m"}
+	if _, err := env.App.Stores.Alerts.Raise(context.Background(), a.OrgID, al); err != nil {
+		env.T.Fatal(err)
+	}
+	return strconv.FormatInt(al.ID, 10), nil, func() bool {
+		got, err := env.App.Stores.Alerts.Get(context.Background(), a.OrgID, al.ID)
+		return err == nil && got.AcknowledgedAt == nil
 	}
 }
 

@@ -168,6 +168,9 @@ type MetricPoint struct {
 	RecordedAt time.Time `gorm:"not null;index:idx_metric_points_series,priority:6"`
 }
 
+// NameHash is the hex SHA-256 of s, what the indexes hold of long names.
+func NameHash(s string) string { return nameHash(s) }
+
 // nameHash is the hex SHA-256 of s, what the indexes hold of long names.
 func nameHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
@@ -365,7 +368,7 @@ func (s Sources) Delete(ctx context.Context, orgID string, id int64) error {
 		if err := c.Where("org_id = ? AND scan_id IN (?)", orgID, scans).Delete(&ScanTable{}).Error; err != nil {
 			return fmt.Errorf("delete scan tables: %w", err)
 		}
-		for _, m := range []any{&Scan{}, &SourceSchedule{}, &DiscoveredFile{}, &MetricPoint{}} {
+		for _, m := range []any{&Scan{}, &SourceSchedule{}, &DiscoveredFile{}, &MetricPoint{}, &Anomaly{}, &Alert{}} {
 			if err := c.Where("org_id = ? AND source_id = ?", orgID, id).Delete(m).Error; err != nil {
 				return fmt.Errorf("delete %T: %w", m, err)
 			}
@@ -1090,6 +1093,28 @@ func (s MetricPoints) Last(ctx context.Context, orgID string, sourceID int64, ta
 	}
 	slices.Reverse(out)
 	return out, nil
+}
+
+// TableHistory returns the metric points of table recorded by the last
+// scans completed scans of source sourceID created before scan beforeID
+// (oldest first), and those scans' ids: a table's series for anomaly
+// detection, read in one query however many columns it has.
+func (s MetricPoints) TableHistory(ctx context.Context, orgID string, sourceID int64, table, beforeID string, scans int) ([]MetricPoint, []string, error) {
+	before, err := Scans{s.db}.Get(ctx, orgID, beforeID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ids []string
+	err = s.db.conn(ctx).Model(&Scan{}).
+		Where("org_id = ? AND source_id = ? AND status = ? AND created_at < ?", orgID, sourceID, ScanCompleted, before.CreatedAt).
+		Order("created_at DESC, id DESC").Limit(scans).Pluck("id", &ids).Error
+	if err != nil || len(ids) == 0 {
+		return nil, ids, err
+	}
+	var out []MetricPoint
+	err = s.db.conn(ctx).Where("org_id = ? AND scan_id IN ? AND table_hash = ? AND table_name = ?", orgID, ids, nameHash(table), table).
+		Order("recorded_at ASC, id ASC").Find(&out).Error
+	return out, ids, err
 }
 
 // ByScan returns the points scan scanID recorded, in the order recorded.

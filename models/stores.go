@@ -18,6 +18,8 @@ type Stores struct {
 	Scans              Scans
 	DiscoveredFiles    DiscoveredFiles
 	MetricPoints       MetricPoints
+	Anomalies          Anomalies
+	Alerts             Alerts
 }
 
 // NewStores returns the stores over db.
@@ -39,5 +41,7 @@ func NewStores(db *DB) *Stores {
 		Scans:              Scans{db},
 		DiscoveredFiles:    DiscoveredFiles{db},
 		MetricPoints:       MetricPoints{db},
+		Anomalies:          Anomalies{db},
+		Alerts:             Alerts{db},
 	}
 }

@@ -276,8 +276,9 @@ func TestAnalysisLeftOnTheDefaultQueue(t *testing.T) {
 func TestQueueActivitiesSplit(t *testing.T) {
 	acts := &activities.Activities{}
 	long, short := queueActivities(acts, true), queueActivities(acts, false)
-	if got := keys(long); !reflect.DeepEqual(got, []string{"AnalyzeFile", "BeginScan", "CreateScheduledScan", "ScanItem"}) {
-		t.Fatalf("analysis queue activities = %v, want [AnalyzeFile BeginScan CreateScheduledScan ScanItem]", got)
+	want := []string{"AnalyzeFile", "BeginScan", "CreateScheduledScan", "DetectAnomalies", "ScanItem"}
+	if got := keys(long); !reflect.DeepEqual(got, want) {
+		t.Fatalf("analysis queue activities = %v, want %v", got, want)
 	}
 	for name := range long {
 		if _, ok := short[name]; ok {

@@ -103,6 +103,7 @@ var analysisActivities = []any{
 	(*activities.Activities).BeginScan,
 	(*activities.Activities).ScanItem,
 	(*activities.Activities).CreateScheduledScan,
+	(*activities.Activities).DetectAnomalies,
 }
 
 // queueActivities returns the activities of one queue by name: the

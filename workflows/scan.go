@@ -35,8 +35,9 @@ var bookkeepingRetry = &temporal.RetryPolicy{
 
 // ScanSource reads a source: it plans the scan (lists the source, syncs
 // an object source's discovered files), reads each table or object in an
-// activity of its own on the analysis queue, and ends the scan, charging
-// the tokens of what was read. A table or object that fails is recorded
+// activity of its own on the analysis queue, judges the values it
+// recorded against their history (anomaly detection), and ends the scan,
+// charging the tokens of what was read. A table or object that fails is recorded
 // failed and the others go on; a scan that cannot be planned fails with
 // the reason. A source deleted meanwhile ends the workflow quietly: the
 // scan went with it.
@@ -77,6 +78,22 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 				}
 				return err
 			}
+		}
+	}
+	// Anomaly detection judges the values the scan recorded against their
+	// history, before the scan ends, so that a completed scan's anomalies
+	// and alerts are there when a caller sees it completed. It reads
+	// every scanned table's history: on the analysis queue, heartbeating.
+	// A detection that keeps failing does not keep the scan from ending.
+	if finish.Error == "" {
+		detect := onAnalysisQueue(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Hour, HeartbeatTimeout: time.Minute,
+			RetryPolicy: scanRetry})
+		err := workflow.ExecuteActivity(detect, a.DetectAnomalies, in).Get(ctx, nil)
+		if sourceDeleted(err) {
+			return nil
+		}
+		if err != nil {
+			workflow.GetLogger(ctx).Error("anomaly detection failed; the scan ends without it", "error", err)
 		}
 	}
 	finish.At = workflow.Now(ctx)

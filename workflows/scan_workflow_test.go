@@ -58,6 +58,7 @@ type scanFixture struct {
 	item          func(attempt int32, in activities.ScanItemInput) (activities.ScanTally, error)
 	recordFailure func(attempt int32, in activities.ScanItemInput) (activities.ScanTally, error)
 	finish        func(attempt int32, in activities.FinishScanInput) error
+	detect        func(attempt int32, in activities.ScanRef) (activities.AnomalyTally, error)
 	create        func(attempt int32, in activities.ScheduleRef) (string, error)
 	recordRun     func(attempt int32, in activities.ScheduledRunFailure) error
 
@@ -100,6 +101,7 @@ func newScanFixture(t *testing.T) *scanFixture {
 			return tally, nil
 		},
 		finish: func(int32, activities.FinishScanInput) error { return nil },
+		detect: func(int32, activities.ScanRef) (activities.AnomalyTally, error) { return activities.AnomalyTally{}, nil },
 		create: func(int32, activities.ScheduleRef) (string, error) {
 			return "", errors.New("CreateScheduledScan not scripted")
 		},
@@ -122,6 +124,10 @@ func newScanFixture(t *testing.T) *scanFixture {
 	env.OnActivity(a.FinishScan, mock.Anything, mock.Anything).Return(
 		func(ctx context.Context, in activities.FinishScanInput) error {
 			return f.finish(f.record(ctx, "FinishScan", in), in)
+		}).Maybe()
+	env.OnActivity(a.DetectAnomalies, mock.Anything, mock.Anything).Return(
+		func(ctx context.Context, in activities.ScanRef) (activities.AnomalyTally, error) {
+			return f.detect(f.record(ctx, "DetectAnomalies", in), in)
 		}).Maybe()
 	env.OnActivity(a.CreateScheduledScan, mock.Anything, mock.Anything).Return(
 		func(ctx context.Context, in activities.ScheduleRef) (string, error) {
@@ -255,7 +261,7 @@ func TestScanSourceThreadsTheTallyAndRunsOnTheRightQueues(t *testing.T) {
 	}
 	f.mustSucceed()
 
-	f.wantSequence("BeginScan", "ScanItem", "ScanItem", "ScanItem", "FinishScan")
+	f.wantSequence("BeginScan", "ScanItem", "ScanItem", "ScanItem", "DetectAnomalies", "FinishScan")
 	if got := f.of("BeginScan")[0].Input; got != scanTestRef {
 		t.Fatalf("BeginScan input = %+v, want %+v", got, scanTestRef)
 	}
@@ -277,7 +283,7 @@ func TestScanSourceThreadsTheTallyAndRunsOnTheRightQueues(t *testing.T) {
 	f.mu.Unlock()
 	for _, c := range calls {
 		want := scanTestQueue
-		if c.Activity == "BeginScan" || c.Activity == "ScanItem" {
+		if c.Activity == "BeginScan" || c.Activity == "ScanItem" || c.Activity == "DetectAnomalies" {
 			want = scanTestAnalysis
 		}
 		if c.Queue != want {
@@ -408,7 +414,7 @@ func TestScanSourceItemFailingEveryAttemptIsRecordedAndTheScanGoesOn(t *testing.
 	for range max {
 		want = append(want, "ScanItem")
 	}
-	want = append(want, "RecordScanItemFailure", "ScanItem", "FinishScan")
+	want = append(want, "RecordScanItemFailure", "ScanItem", "DetectAnomalies", "FinishScan")
 	f.wantSequence(want...)
 
 	scanItems := f.of("ScanItem")
@@ -466,7 +472,7 @@ func TestScanSourceItemBadInputIsTriedOnceThenRecorded(t *testing.T) {
 			}
 			f.mustSucceed()
 
-			f.wantSequence("BeginScan", "ScanItem", "ScanItem", "RecordScanItemFailure", "ScanItem", "FinishScan")
+			f.wantSequence("BeginScan", "ScanItem", "ScanItem", "RecordScanItemFailure", "ScanItem", "DetectAnomalies", "FinishScan")
 			f.wantAttempts(f.of("ScanItem")[1:2], 1)
 			want := activities.ScanItemInput{Scan: scanTestRef, Item: activities.ScanItem{Name: "b.csv", SizeBytes: 200},
 				Tally: activities.ScanTally{Scanned: 1}, Error: "object b.csv is not a data file"}
@@ -574,7 +580,7 @@ func TestScanSourceRecordFailureRetriedThroughTransientErrors(t *testing.T) {
 
 	f.wantSequence("BeginScan", "ScanItem", "ScanItem",
 		"RecordScanItemFailure", "RecordScanItemFailure", "RecordScanItemFailure",
-		"ScanItem", "FinishScan")
+		"ScanItem", "DetectAnomalies", "FinishScan")
 	records := f.of("RecordScanItemFailure")
 	f.wantAttempts(records, 3)
 	for _, c := range records {
@@ -678,7 +684,7 @@ func TestScanSourceFinishSourceDeletedEndsQuietly(t *testing.T) {
 	f.finish = func(int32, activities.FinishScanInput) error { return sourceDeletedErr() }
 	f.mustSucceed()
 
-	f.wantSequence("BeginScan", "ScanItem", "FinishScan")
+	f.wantSequence("BeginScan", "ScanItem", "DetectAnomalies", "FinishScan")
 }
 
 // Any other final FinishScan error fails the workflow.
@@ -692,7 +698,7 @@ func TestScanSourceFinishOtherFinalErrorFailsTheWorkflow(t *testing.T) {
 	if !errors.As(err, &appErr) || appErr.Type() != "internal" {
 		t.Fatalf("workflow error = %v, want FinishScan's internal error", err)
 	}
-	f.wantSequence("BeginScan", "FinishScan")
+	f.wantSequence("BeginScan", "DetectAnomalies", "FinishScan")
 }
 
 var scheduleRef = ScheduledScanInput{OrgID: "org-1", SourceID: 7, ScheduleID: 3}
@@ -782,7 +788,7 @@ func TestScheduledScanRunsTheScanAsAChildNamedByTheScanID(t *testing.T) {
 	if want := []childStart{{ID: "scan-42", Type: "ScanSource", Input: wantRef}}; !reflect.DeepEqual(f.children, want) {
 		t.Fatalf("children = %+v, want %+v", f.children, want)
 	}
-	f.wantSequence("CreateScheduledScan", "BeginScan", "ScanItem", "FinishScan")
+	f.wantSequence("CreateScheduledScan", "BeginScan", "ScanItem", "DetectAnomalies", "FinishScan")
 	if got := f.of("BeginScan")[0].Input; got != wantRef {
 		t.Fatalf("child's BeginScan input = %+v, want %+v", got, wantRef)
 	}
@@ -885,4 +891,32 @@ func TestScheduledScanRecordRunFailureSourceDeletedEndsQuietly(t *testing.T) {
 	}
 	f.wantSequence("CreateScheduledScan", "RecordScheduledRunFailure")
 	f.wantAttempts(f.of("RecordScheduledRunFailure"), 1)
+}
+
+// DetectAnomalies runs once every item is settled and before the scan
+// ends (so a completed scan's anomalies are there), on the analysis queue,
+// with the scan's reference; when it keeps failing the scan ends all the
+// same, and a source deleted meanwhile ends the workflow quietly. A scan
+// that could not be planned has nothing to judge.
+func TestScanSourceDetectsAnomaliesBeforeFinishing(t *testing.T) {
+	f := newScanFixture(t)
+	f.detect = func(int32, activities.ScanRef) (activities.AnomalyTally, error) {
+		return activities.AnomalyTally{}, errors.New("database is locked")
+	}
+	f.mustSucceed()
+	detects := f.of("DetectAnomalies")
+	f.wantAttempts(detects, int(scanRetry.MaximumAttempts))
+	for _, c := range detects {
+		if c.Queue != scanTestAnalysis || c.Input != scanTestRef {
+			t.Fatalf("DetectAnomalies call = %+v, want the scan's reference on %s", c, scanTestAnalysis)
+		}
+	}
+	if got := f.finishInput(); got.Error != "" {
+		t.Fatalf("FinishScan input = %+v, want the scan ended without an error", got)
+	}
+
+	f = newScanFixture(t)
+	f.detect = func(int32, activities.ScanRef) (activities.AnomalyTally, error) { return activities.AnomalyTally{}, sourceDeletedErr() }
+	f.mustSucceed()
+	f.wantSequence("BeginScan", "DetectAnomalies")
 }

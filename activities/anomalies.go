@@ -1,0 +1,116 @@
+package activities
+
+import (
+	"context"
+
+	"go.temporal.io/sdk/activity"
+
+	"github.com/dqs/dqs/anomalies"
+	"github.com/dqs/dqs/anomaly"
+	"github.com/dqs/dqs/models"
+)
+
+// AnomalyTally counts what a detection found.
+type AnomalyTally struct {
+	Anomalies int `json:"anomalies"`
+	Alerts    int `json:"alerts"`
+}
+
+// DetectAnomalies judges every metric value a scan recorded (its tables
+// read so far: the workflow runs it once every item is settled) against
+// its series' history, table by table, and stores the anomalies with one
+// alert per table whose values moved, publishing its webhook event. The
+// sensitivity is the schedule's for a scheduled scan, the organisation's
+// otherwise. Run again, it replaces what it stored and raises no alert
+// twice.
+func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTally, error) {
+	var tally AnomalyTally
+	sc, err := a.Stores.Scans.Get(ctx, in.OrgID, in.ScanID)
+	if err != nil {
+		return tally, scanGone(err)
+	}
+	src, err := a.Stores.Sources.Get(ctx, in.OrgID, sc.SourceID)
+	if err != nil {
+		return tally, scanGone(err)
+	}
+	sensitivity, err := a.scanSensitivity(ctx, sc)
+	if err != nil {
+		return tally, scanGone(err)
+	}
+	points, err := a.Stores.MetricPoints.ByScan(ctx, in.OrgID, sc.ID)
+	if err != nil {
+		return tally, err
+	}
+	var tables []string
+	byTable := map[string][]models.MetricPoint{}
+	for _, p := range points {
+		if _, ok := byTable[p.TableName]; !ok {
+			tables = append(tables, p.TableName)
+		}
+		byTable[p.TableName] = append(byTable[p.TableName], p)
+	}
+	for _, table := range tables {
+		activity.RecordHeartbeat(ctx)
+		n, raised, err := a.detectTable(ctx, src, sc.ID, table, byTable[table], sensitivity)
+		if err != nil {
+			return tally, scanGone(err)
+		}
+		tally.Anomalies += n
+		if raised {
+			tally.Alerts++
+		}
+	}
+	return tally, nil
+}
+
+// detectTable judges one table's values of scan scanID and records what it
+// found; it returns the number of anomalies and whether a new alert was
+// raised.
+func (a *Activities) detectTable(ctx context.Context, src *models.Source, scanID, table string, current []models.MetricPoint, s anomaly.Sensitivity) (int, bool, error) {
+	history, scanIDs, err := a.Stores.MetricPoints.TableHistory(ctx, src.OrgID, src.ID, table, scanID, anomalies.HistoryScans)
+	if err != nil {
+		return 0, false, err
+	}
+	statuses, err := a.Stores.Anomalies.Statuses(ctx, src.OrgID, src.ID, table, scanIDs)
+	if err != nil {
+		return 0, false, err
+	}
+	incidents := anomaly.Group(anomalies.Judge(current, anomalies.Series(history, statuses), s))
+	var records []models.Anomaly
+	var alert *models.Alert
+	if len(incidents) > 0 {
+		records = anomalies.Records(incidents[0]) // one table: one incident
+		alert = anomalies.Alert(src, scanID, incidents[0])
+	}
+	created, err := a.Stores.Anomalies.Record(ctx, src.OrgID, src.ID, scanID, table, records, alert)
+	if err != nil || alert == nil || a.Events == nil {
+		return len(records), created, err
+	}
+	// Published on every run, not only when the alert is new: a retry after
+	// a failed publish must still send it, and the event's id (the alert's
+	// key) delivers it once.
+	return len(records), created, a.Events.Publish(ctx, anomalies.Event(alert, incidents[0]))
+}
+
+// scanSensitivity is the sensitivity a scan's values are judged at: its
+// schedule's, or the organisation's for a manual scan (or a schedule
+// deleted since).
+func (a *Activities) scanSensitivity(ctx context.Context, sc *models.Scan) (anomaly.Sensitivity, error) {
+	if sc.ScheduleID != nil {
+		sched, err := a.Stores.SourceSchedules.Get(ctx, sc.OrgID, sc.SourceID, *sc.ScheduleID)
+		if err == nil {
+			if s, err := anomaly.ParseSensitivity(sched.Sensitivity); err == nil {
+				return s, nil
+			}
+		}
+	}
+	org, err := a.Stores.Orgs.Get(ctx, sc.OrgID)
+	if err != nil {
+		return "", err
+	}
+	s, err := anomaly.ParseSensitivity(org.AnomalySensitivity)
+	if err != nil {
+		return anomaly.Medium, nil // a setting stored by hand: the default
+	}
+	return s, nil
+}
