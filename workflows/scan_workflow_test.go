@@ -101,7 +101,9 @@ func newScanFixture(t *testing.T) *scanFixture {
 			return tally, nil
 		},
 		finish: func(int32, activities.FinishScanInput) error { return nil },
-		detect: func(int32, activities.ScanRef) (activities.AnomalyTally, error) { return activities.AnomalyTally{}, nil },
+		detect: func(int32, activities.ScanRef) (activities.AnomalyTally, error) {
+			return activities.AnomalyTally{}, nil
+		},
 		create: func(int32, activities.ScheduleRef) (string, error) {
 			return "", errors.New("CreateScheduledScan not scripted")
 		},
@@ -916,7 +918,9 @@ func TestScanSourceDetectsAnomaliesBeforeFinishing(t *testing.T) {
 	}
 
 	f = newScanFixture(t)
-	f.detect = func(int32, activities.ScanRef) (activities.AnomalyTally, error) { return activities.AnomalyTally{}, sourceDeletedErr() }
+	f.detect = func(int32, activities.ScanRef) (activities.AnomalyTally, error) {
+		return activities.AnomalyTally{}, sourceDeletedErr()
+	}
 	f.mustSucceed()
 	f.wantSequence("BeginScan", "DetectAnomalies")
 }
