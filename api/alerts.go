@@ -87,11 +87,7 @@ func (s *Server) listAnomalies(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]anomalyView, len(list))
-	for i := range list {
-		out[i] = viewAnomaly(&list[i])
-	}
-	return respondList(c, out, total, pg)
+	return respondList(c, views(list, viewAnomaly), total, pg)
 }
 
 // anomalyStatusRequest marks an anomaly.
@@ -206,47 +202,42 @@ func sinceQuery(c *gin.Context) (*time.Time, error) {
 	return &t, nil
 }
 
-// listAlerts lists the organisation's alerts, newest first, paged.
-func (s *Server) listAlerts(c *gin.Context) error {
+// alertsPage reads a page of the caller's alerts with the filters of
+// alertFilter.
+func (s *Server) alertsPage(c *gin.Context, all bool) ([]models.Alert, int64, page, error) {
 	pg, err := parsePage(c, defaultPageLimit)
 	if err != nil {
-		return err
+		return nil, 0, pg, err
 	}
-	f, err := alertFilter(c, true)
+	f, err := alertFilter(c, all)
 	if err != nil {
-		return err
+		return nil, 0, pg, err
 	}
 	list, total, err := s.Stores.Alerts.List(c.Request.Context(), mustPrincipal(c).OrgID, f, models.Page(pg))
+	return list, total, pg, err
+}
+
+// listAlerts lists the organisation's alerts, newest first, paged.
+func (s *Server) listAlerts(c *gin.Context) error {
+	list, total, pg, err := s.alertsPage(c, true)
 	if err != nil {
 		return err
 	}
-	out := make([]alertView, len(list))
-	for i := range list {
-		out[i] = viewAlert(&list[i])
-	}
-	return respondList(c, out, total, pg)
+	return respondList(c, views(list, viewAlert), total, pg)
 }
 
 // publicAlerts lists the organisation's alerts for integrators (scope
 // read): filters severity and since.
 func (s *Server) publicAlerts(c *gin.Context) error {
-	pg, err := parsePage(c, defaultPageLimit)
+	list, total, pg, err := s.alertsPage(c, false)
 	if err != nil {
 		return err
 	}
-	f, err := alertFilter(c, false)
-	if err != nil {
-		return err
-	}
-	list, total, err := s.Stores.Alerts.List(c.Request.Context(), mustPrincipal(c).OrgID, f, models.Page(pg))
-	if err != nil {
-		return err
-	}
-	out := make([]publicAlertView, len(list))
-	for i, a := range list {
-		out[i] = publicAlertView{ID: a.ID, Severity: a.Severity, Message: a.Message, CreatedAt: a.CreatedAt.UTC()}
-	}
-	return respondList(c, out, total, pg)
+	return respondList(c, views(list, viewPublicAlert), total, pg)
+}
+
+func viewPublicAlert(a *models.Alert) publicAlertView {
+	return publicAlertView{ID: a.ID, Severity: a.Severity, Message: a.Message, CreatedAt: a.CreatedAt.UTC()}
 }
 
 // acknowledgeAlert marks an alert acknowledged by the caller (member,

@@ -164,11 +164,7 @@ func (s *Server) listScans(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]scanView, len(list))
-	for i := range list {
-		out[i] = viewScan(&list[i])
-	}
-	return respondList(c, out, total, pg)
+	return respondList(c, views(list, viewScan), total, pg)
 }
 
 // getScan is one scan of a source with each table's or object's result.
@@ -237,11 +233,7 @@ func (s *Server) listScanResults(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]scanTableView, len(list))
-	for i := range list {
-		out[i] = viewScanTable(&list[i])
-	}
-	return respondList(c, out, total, pg)
+	return respondList(c, views(list, viewScanTable), total, pg)
 }
 
 // metricPointView is one recorded value (DECISIONS.md "Metric history").

@@ -89,3 +89,12 @@ func utcPtr(t *time.Time) *time.Time {
 	u := t.UTC()
 	return &u
 }
+
+// views maps stored items to their views, for a list's data.
+func views[T, V any](items []T, view func(*T) V) []V {
+	out := make([]V, len(items))
+	for i := range items {
+		out[i] = view(&items[i])
+	}
+	return out
+}
