@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/dqs/dqs/anomaly"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/scanner"
@@ -19,19 +20,9 @@ import (
 // window_end), with the center and spread it was judged against and the
 // expected band at the sensitivity.
 type anomalyBaseline struct {
-	Mean        float64   `json:"mean"`
-	StdDev      float64   `json:"stddev"`
-	Median      float64   `json:"median"`
-	MAD         float64   `json:"mad"`
-	N           int       `json:"n"`
-	WindowStart time.Time `json:"window_start"`
-	WindowEnd   time.Time `json:"window_end"`
-	Center      float64   `json:"center"`
-	Spread      float64   `json:"spread"`
-	Seasonal    bool      `json:"seasonal"`
-	Trend       float64   `json:"trend"`
-	Low         float64   `json:"expected_low"`
-	High        float64   `json:"expected_high"`
+	anomaly.Baseline
+	Low  float64 `json:"expected_low"`
+	High float64 `json:"expected_high"`
 }
 
 // anomalyView is one anomaly (DECISIONS.md "Anomaly").
