@@ -28,7 +28,9 @@
 package anomaly
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -170,4 +172,24 @@ type Verdict struct {
 	Change      float64     `json:"change"`
 	Sensitivity Sensitivity `json:"sensitivity"`
 	Threshold   float64     `json:"threshold"`
+}
+
+// MarshalJSON writes the numbers that are not finite (the change from a
+// center of 0, a warming-up verdict's) as null, which JSON can hold.
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	type plain Verdict
+	return json.Marshal(struct {
+		plain
+		Score  *float64 `json:"score"`
+		Low    *float64 `json:"low"`
+		High   *float64 `json:"high"`
+		Change *float64 `json:"change"`
+	}{plain(v), finiteOrNil(v.Score), finiteOrNil(v.Low), finiteOrNil(v.High), finiteOrNil(v.Change)})
+}
+
+func finiteOrNil(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }

@@ -275,6 +275,9 @@ func recent(points []Point) []Point {
 
 // unconfirmed leaves out the values users confirmed as anomalies.
 func unconfirmed(points []Point) []Point {
+	if !slices.ContainsFunc(points, func(p Point) bool { return p.State == Confirmed }) {
+		return points // no copy for the common case
+	}
 	return slices.DeleteFunc(slices.Clone(points), func(p Point) bool { return p.State == Confirmed })
 }
 
@@ -295,11 +298,14 @@ func baseline(points, all []Point, t time.Time, opt Options) Baseline {
 	// cycle's peaks, a weekend): a share of the standard deviation of the
 	// (trained, so unflagged) window bounds the spread from below.
 	b.Center, b.Spread = b.Median, max(madToSD*b.MAD, sdShare*b.StdDev)
-	if scale != Share && len(window) >= WarmUp {
+	span := days(window[len(window)-1].At.Sub(window[0].At))
+	if len(window) >= WarmUp && (scale == Count || (scale == Level && span >= trendDays)) {
 		// Tables grow, and a column's mean may drift: follow the trend of
-		// the window (Theil-Sen), always for a count, for a level when it
-		// explains much of the spread and moves it several spreads. A share does not: a slow decay of
-		// conformance is what should be caught.
+		// the window (Theil-Sen), always for a count; for a level when it
+		// explains much of the spread and carries it several spreads
+		// over weeks (over hours, a "trend" is part of a daily cycle). A
+		// share does not: a slow decay of conformance is what should be
+		// caught.
 		slope := theilSen(window)
 		shifted := make([]float64, len(window))
 		for i, p := range window {
@@ -307,11 +313,7 @@ func baseline(points, all []Point, t time.Time, opt Options) Baseline {
 		}
 		c := median(shifted)
 		sp := madToSD * mad(shifted, c)
-		span := days(window[len(window)-1].At.Sub(window[0].At))
-		drift := math.Abs(slope) * span
-		// A level's trend is followed over weeks only: over hours, a
-		// "trend" is part of a daily cycle.
-		if scale == Count || (sp < trendGain*b.Spread && drift > trendDrift*sp && span >= trendDays) {
+		if scale == Count || (sp < trendGain*b.Spread && math.Abs(slope)*span > trendDrift*sp) {
 			b.Center, b.Spread, b.Trend = c, sp, slope
 		}
 	}

@@ -1,6 +1,7 @@
 package anomaly
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -394,5 +395,15 @@ func TestMedianWithout(t *testing.T) {
 				t.Fatalf("medianWithout(%v, %d) = %v, want %v", vs, i, got, want)
 			}
 		}
+	}
+}
+
+// TestVerdictJSON: a verdict with a change from zero (NaN) encodes, as
+// null.
+func TestVerdictJSON(t *testing.T) {
+	v := Evaluate(daily(make([]float64, 20)...), Point{At: day0.Add(20 * 24 * time.Hour), Value: 0.5}, Options{Scale: Share})
+	raw, err := json.Marshal(Finding{Metric: "null_rate", Verdict: v})
+	if err != nil || !strings.Contains(string(raw), `"change":null`) || !strings.Contains(string(raw), `"anomalous":true`) {
+		t.Fatalf("json = %s, %v", raw, err)
 	}
 }

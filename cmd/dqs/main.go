@@ -33,6 +33,9 @@ Usage:
   dqs migrate   apply database migrations and exit
   dqs profile [--json] FILE...
                 profile, classify and score local files (no server needed)
+  dqs anomalies [--sensitivity low|medium|high] [--metric NAME] [--json] FILE.csv
+                replay a timestamp,value series (- for standard input)
+                through the anomaly detector and print what it flags
   dqs version   print the version
   dqs --help    this text
 
@@ -55,6 +58,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if args[0] == "profile" {
 		return profileFiles(context.Background(), args[1:], stdout, stderr)
+	}
+	if args[0] == "anomalies" {
+		return anomaliesFile(args[1:], stdout, stderr)
 	}
 	cfg, err := config.Load(config.Getenv)
 	if err != nil {
