@@ -67,6 +67,7 @@ eval:
 bench:
 	$(GO) run ./cmd/dqs-bench $(BENCH_FLAGS)
 	$(GO) run ./cmd/dqs-scanbench $(SCANBENCH_FLAGS)
+	$(GO) run ./cmd/dqs-lineagebench $(LINEAGEBENCH_FLAGS)
 
 # Its own cache directory, so the 3M-row files are not regenerated after it.
 bench-small:
