@@ -375,3 +375,37 @@ func TestSourceAtFault(t *testing.T) {
 		}
 	}
 }
+
+// TestScanActivitiesStopWhenTheScanEnded: a scan ended while its workflow
+// waited (failed as abandoned) is neither read nor written by the scan's
+// activities: each ends the workflow quietly, and nothing is stored.
+func TestScanActivitiesStopWhenTheScanEnded(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	src := &models.Source{Name: "lake", Type: "s3", Config: "{}", CredentialsSealed: "sealed"}
+	if err := f.stores.Sources.Create(ctx, f.org.ID, src); err != nil {
+		t.Fatal(err)
+	}
+	sc := &models.Scan{SourceID: src.ID}
+	if err := f.stores.Scans.Create(ctx, f.org.ID, sc); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.stores.Scans.Finish(ctx, f.org.ID, sc.ID, models.ScanFailed, "abandoned", 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ref := ScanRef{OrgID: f.org.ID, ScanID: sc.ID}
+	item := ScanItemInput{Scan: ref, Item: ScanItem{Name: "a.csv", DiscoveredID: 1}, Error: "x"}
+	_, errBegin := f.acts.BeginScan(ctx, ref)
+	_, errItem := f.acts.ScanItem(ctx, item)
+	_, errRecord := f.acts.RecordScanItemFailure(ctx, item)
+	_, errDetect := f.acts.DetectAnomalies(ctx, ref)
+	for name, err := range map[string]error{"BeginScan": errBegin, "ScanItem": errItem, "RecordScanItemFailure": errRecord, "DetectAnomalies": errDetect} {
+		var appErr *temporal.ApplicationError
+		if !errors.As(err, &appErr) || appErr.Type() != ErrTypeSourceDeleted || !appErr.NonRetryable() {
+			t.Errorf("%s on an ended scan = %v, want a final %s error", name, err, ErrTypeSourceDeleted)
+		}
+	}
+	if tables, err := f.stores.Scans.Tables(ctx, f.org.ID, sc.ID); err != nil || len(tables) != 0 {
+		t.Fatalf("tables of the ended scan = %v, %v; want none", tables, err)
+	}
+}

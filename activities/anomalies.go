@@ -25,9 +25,9 @@ type AnomalyTally struct {
 // twice.
 func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTally, error) {
 	var tally AnomalyTally
-	sc, err := a.Stores.Scans.Get(ctx, in.OrgID, in.ScanID)
+	sc, err := a.openScan(ctx, in)
 	if err != nil {
-		return tally, scanGone(err)
+		return tally, err
 	}
 	src, err := a.Stores.Sources.Get(ctx, in.OrgID, sc.SourceID)
 	if err != nil {
@@ -37,21 +37,17 @@ func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTa
 	if err != nil {
 		return tally, scanGone(err)
 	}
-	points, err := a.Stores.MetricPoints.ByScan(ctx, in.OrgID, sc.ID)
+	// Table by table, so that memory holds one table's points and history
+	// at a time, however many tables the scan read.
+	tables, err := a.Stores.Scans.Tables(ctx, in.OrgID, sc.ID)
 	if err != nil {
-		return tally, err
+		return tally, scanGone(err)
 	}
-	var tables []string
-	byTable := map[string][]models.MetricPoint{}
-	for _, p := range points {
-		if _, ok := byTable[p.TableName]; !ok {
-			tables = append(tables, p.TableName)
+	for _, t := range tables {
+		if t.Status != models.ScanCompleted {
+			continue
 		}
-		byTable[p.TableName] = append(byTable[p.TableName], p)
-	}
-	for _, table := range tables {
-		activity.RecordHeartbeat(ctx)
-		n, raised, err := a.detectTable(ctx, src, sc.ID, table, byTable[table], sensitivity)
+		n, raised, err := a.detectTable(ctx, src, sc.ID, t.TableName, sensitivity)
 		if err != nil {
 			return tally, scanGone(err)
 		}
@@ -66,11 +62,17 @@ func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTa
 // detectTable judges one table's values of scan scanID and records what it
 // found; it returns the number of anomalies and whether a new alert was
 // raised.
-func (a *Activities) detectTable(ctx context.Context, src *models.Source, scanID, table string, current []models.MetricPoint, s anomaly.Sensitivity) (int, bool, error) {
-	history, scanIDs, err := a.Stores.MetricPoints.TableHistory(ctx, src.OrgID, src.ID, table, scanID, anomalies.HistoryScans)
+func (a *Activities) detectTable(ctx context.Context, src *models.Source, scanID, table string, s anomaly.Sensitivity) (int, bool, error) {
+	activity.RecordHeartbeat(ctx)
+	current, err := a.Stores.MetricPoints.ByScanTable(ctx, src.OrgID, scanID, table)
+	if err != nil || len(current) == 0 {
+		return 0, false, err
+	}
+	history, scanIDs, err := a.Stores.MetricPoints.TableHistory(ctx, src.OrgID, src.ID, table, scanID, anomalies.HistoryScansFor(len(current)))
 	if err != nil {
 		return 0, false, err
 	}
+	activity.RecordHeartbeat(ctx)
 	statuses, err := a.Stores.Anomalies.Statuses(ctx, src.OrgID, src.ID, table, scanIDs)
 	if err != nil {
 		return 0, false, err

@@ -82,6 +82,21 @@ func scanGone(err error) error {
 	return err
 }
 
+// openScan returns scan id, or the non-retryable error that ends its
+// workflow quietly when the scan was deleted with its source or already
+// ended (failed as abandoned while its workflow waited to run: the source
+// is another scan's now, and nothing may be read or marked for this one).
+func (a *Activities) openScan(ctx context.Context, in ScanRef) (*models.Scan, error) {
+	sc, err := a.Stores.Scans.Get(ctx, in.OrgID, in.ScanID)
+	if err != nil {
+		return nil, scanGone(err)
+	}
+	if sc.Status == models.ScanCompleted || sc.Status == models.ScanFailed {
+		return nil, temporal.NewNonRetryableApplicationError("the scan already ended", ErrTypeSourceDeleted, nil)
+	}
+	return sc, nil
+}
+
 // sourceAtFault reports errors of a source a retry will not mend (wrong
 // settings, a bucket or table that is not there, a file that is not
 // data, a table too wide, a table that cannot be profiled within the
@@ -110,9 +125,9 @@ func nonRetryable(err error) error {
 func (a *Activities) BeginScan(ctx context.Context, in ScanRef) (ScanPlan, error) {
 	stop := keepHeartbeat(ctx) // a long listing or sync reports nothing
 	defer stop()
-	sc, err := a.Stores.Scans.Get(ctx, in.OrgID, in.ScanID)
+	sc, err := a.openScan(ctx, in)
 	if err != nil {
-		return ScanPlan{}, scanGone(err)
+		return ScanPlan{}, err
 	}
 	src, err := a.Stores.Sources.Get(ctx, in.OrgID, sc.SourceID)
 	if err != nil {
@@ -177,9 +192,9 @@ const heartbeatEvery = 5 * time.Second
 // object that is not a data file, a table too wide) fails this item only:
 // it is recorded and the scan goes on. Other errors are retried.
 func (a *Activities) ScanItem(ctx context.Context, in ScanItemInput) (ScanTally, error) {
-	sc, err := a.Stores.Scans.Get(ctx, in.Scan.OrgID, in.Scan.ScanID)
+	sc, err := a.openScan(ctx, in.Scan)
 	if err != nil {
-		return in.Tally, scanGone(err)
+		return in.Tally, err
 	}
 	src, err := a.Stores.Sources.Get(ctx, in.Scan.OrgID, sc.SourceID)
 	if err != nil {
@@ -243,6 +258,9 @@ func (a *Activities) scanItem(ctx context.Context, src *models.Source, in ScanIt
 // reason for the user, and counts it; the workflow calls it when the
 // item's retries are exhausted.
 func (a *Activities) RecordScanItemFailure(ctx context.Context, in ScanItemInput) (ScanTally, error) {
+	if _, err := a.openScan(ctx, in.Scan); err != nil {
+		return in.Tally, err
+	}
 	t := &models.ScanTable{ScanID: in.Scan.ScanID, TableName: in.Item.Name, Error: in.Error}
 	if err := a.Stores.Scans.AddTable(ctx, in.Scan.OrgID, t); err != nil {
 		return in.Tally, scanGone(err)
@@ -348,6 +366,9 @@ type ScheduleRef struct {
 	OrgID      string `json:"org_id"`
 	SourceID   int64  `json:"source_id"`
 	ScheduleID int64  `json:"schedule_id"`
+	// ScanID, set by the run, is the id its scan gets: a retried
+	// CreateScheduledScan finds the scan it created.
+	ScanID string `json:"scan_id,omitempty"`
 }
 
 // CreateScheduledScan creates the scan a schedule's run asks for (the
@@ -358,8 +379,15 @@ func (a *Activities) CreateScheduledScan(ctx context.Context, in ScheduleRef) (s
 	if err != nil {
 		return "", scanGone(err)
 	}
+	if in.ScanID != "" {
+		if _, err := a.Stores.Scans.Get(ctx, in.OrgID, in.ScanID); err == nil {
+			return in.ScanID, nil // created by an attempt whose answer was lost
+		}
+	}
 	svc := scans.Service{Stores: a.Stores, Sources: a.Sources, Workflows: a.ScanWorkflows, Logger: a.Logger}
-	scan, err := svc.Create(ctx, in.OrgID, in.SourceID, scans.ScheduledRequest(sc))
+	req := scans.ScheduledRequest(sc)
+	req.ScanID = in.ScanID
+	scan, err := svc.Create(ctx, in.OrgID, in.SourceID, req)
 	if e := (*errs.Error)(nil); errors.As(err, &e) && !errors.Is(err, errs.ErrNotFound) && !errors.Is(err, errs.ErrInternal) {
 		return "", temporal.NewNonRetryableApplicationError(e.Message, ErrTypeBadInput, nil)
 	}

@@ -22,6 +22,17 @@ import (
 // weekly pattern of daily scans are seen.
 const HistoryScans = 120
 
+// maxHistoryPoints bounds the points of one table's history held at once.
+const maxHistoryPoints = 250_000
+
+// HistoryScansFor is how many earlier scans are read for a table whose
+// scan recorded points metric values: HistoryScans, fewer for a table so
+// wide that they would pass maxHistoryPoints (a table of 2,000 columns
+// keeps 13 scans: past the warm-up, short of a weekly pattern).
+func HistoryScansFor(points int) int {
+	return max(anomaly.WarmUp+anomaly.AdaptAfter, min(HistoryScans, maxHistoryPoints/max(points, 1)))
+}
+
 // stateOf is the engine's reading of an anomaly's status.
 func stateOf(status string) anomaly.State {
 	switch status {
@@ -67,14 +78,23 @@ func Judge(current []models.MetricPoint, series map[models.SeriesKey][]anomaly.P
 	return out
 }
 
-// Records are the anomaly rows of an incident, lead finding first.
+// MaxRecords bounds the anomaly rows of one incident: the farthest from
+// their baselines are kept (the explanation says how many moved).
+const MaxRecords = 1000
+
+// Records are the anomaly rows of an incident, lead finding first, at most
+// MaxRecords of them.
 func Records(in anomaly.Incident) []models.Anomaly {
 	all := append([]anomaly.Finding{in.Primary}, in.Related...)
+	all = all[:min(len(all), MaxRecords)]
 	out := make([]models.Anomaly, len(all))
 	for i, f := range all {
-		raw, _ := json.Marshal(f.Verdict.Baseline) // plain numbers and times
 		v := f.Verdict
-		out[i] = models.Anomaly{ColumnName: f.Column, Metric: f.Metric, CurrentValue: v.Value, Low: v.Low, High: v.High,
+		raw, err := json.Marshal(finiteBaseline(v.Baseline))
+		if err != nil { // numbers and times only: cannot fail
+			raw = []byte("{}")
+		}
+		out[i] = models.Anomaly{ColumnName: f.Column, Metric: f.Metric, CurrentValue: finite(v.Value), Low: finite(v.Low), High: finite(v.High),
 			Score: finite(v.Score), Baseline: string(raw), Sensitivity: string(v.Sensitivity), Explanation: f.Explain(),
 			Status: models.AnomalyOpen, DetectedAt: v.At}
 	}
@@ -83,11 +103,27 @@ func Records(in anomaly.Incident) []models.Anomaly {
 	return out
 }
 
+// finite keeps a number storable and encodable: an overflow (a level
+// near the float64 limit) becomes the largest finite value of its sign,
+// NaN zero.
 func finite(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	switch {
+	case math.IsNaN(v):
 		return 0
+	case math.IsInf(v, 1):
+		return math.MaxFloat64
+	case math.IsInf(v, -1):
+		return -math.MaxFloat64
 	}
 	return v
+}
+
+// finiteBaseline is b with every number finite.
+func finiteBaseline(b anomaly.Baseline) anomaly.Baseline {
+	for _, f := range []*float64{&b.Center, &b.Spread, &b.Mean, &b.StdDev, &b.Median, &b.MAD, &b.Trend} {
+		*f = finite(*f)
+	}
+	return b
 }
 
 // AlertKey is the dedup key of the alert of table's incident in scan

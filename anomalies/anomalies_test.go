@@ -134,3 +134,15 @@ func TestJudgeKnowsTheRowCount(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryScansFor: a table's history holds HistoryScans scans, fewer
+// for a wide table, never fewer than a judgement needs.
+func TestHistoryScansFor(t *testing.T) {
+	for _, c := range []struct{ points, want int }{
+		{0, HistoryScans}, {30, HistoryScans}, {2083, HistoryScans}, {2084, 119}, {18_000, 13}, {90_000, anomaly.WarmUp + anomaly.AdaptAfter},
+	} {
+		if got := HistoryScansFor(c.points); got != c.want {
+			t.Errorf("HistoryScansFor(%d) = %d, want %d", c.points, got, c.want)
+		}
+	}
+}

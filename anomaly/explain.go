@@ -67,6 +67,11 @@ func Group(findings []Finding) []Incident {
 	return out
 }
 
+// maxExplained bounds the related findings an incident's explanation
+// names (the farthest first): a table of thousands of columns moving
+// together must not make a message of megabytes.
+const maxExplained = 20
+
 // Explain says in plain words why an incident was raised: its lead
 // finding's value, expected band, distance, change and the window it was
 // compared with, then the related findings, and the sensitivity.
@@ -74,12 +79,17 @@ func (in Incident) Explain() string {
 	var b strings.Builder
 	b.WriteString(in.Primary.Explain())
 	if len(in.Related) > 0 {
-		parts := make([]string, len(in.Related))
-		for i, f := range in.Related {
+		shown := in.Related[:min(len(in.Related), maxExplained)]
+		parts := make([]string, len(shown))
+		for i, f := range shown {
 			parts[i] = fmt.Sprintf("%s %s (expected %s to %s, %s)", f.Subject(), num(f.Verdict.Value),
 				num(f.Verdict.Low), num(f.Verdict.High), change(f.Verdict.Change))
 		}
-		fmt.Fprintf(&b, " In the same scan: %s.", strings.Join(parts, "; "))
+		more := ""
+		if n := len(in.Related) - len(shown); n > 0 {
+			more = fmt.Sprintf("; and %d more", n)
+		}
+		fmt.Fprintf(&b, " In the same scan: %s%s.", strings.Join(parts, "; "), more)
 	}
 	return b.String()
 }

@@ -1117,6 +1117,15 @@ func (s MetricPoints) TableHistory(ctx context.Context, orgID string, sourceID i
 	return out, ids, err
 }
 
+// ByScanTable returns the points scan scanID recorded for table, in the
+// order recorded.
+func (s MetricPoints) ByScanTable(ctx context.Context, orgID, scanID, table string) ([]MetricPoint, error) {
+	var out []MetricPoint
+	err := s.db.conn(ctx).Where("org_id = ? AND scan_id = ? AND table_hash = ? AND table_name = ?", orgID, scanID, nameHash(table), table).
+		Order("id ASC").Find(&out).Error
+	return out, err
+}
+
 // ByScan returns the points scan scanID recorded, in the order recorded.
 func (s MetricPoints) ByScan(ctx context.Context, orgID, scanID string) ([]MetricPoint, error) {
 	var out []MetricPoint

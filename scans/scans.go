@@ -53,6 +53,9 @@ type Request struct {
 	// ScheduleID is the schedule that started the scan, nil for a manual
 	// one.
 	ScheduleID *int64
+	// ScanID, when set, is the scan's id (a schedule's run chooses it, so
+	// that a retry finds its scan); empty draws a new one.
+	ScanID string
 }
 
 // maxTableNameBytes bounds a requested table name.
@@ -201,7 +204,7 @@ func (s *Service) prepare(ctx context.Context, orgID string, sourceID int64, req
 	if req.Tables == nil {
 		tables = []byte("[]")
 	}
-	return &models.Scan{SourceID: src.ID, ScheduleID: req.ScheduleID, Tables: string(tables), EstimatedTokens: estimate}, nil
+	return &models.Scan{ID: req.ScanID, SourceID: src.ID, ScheduleID: req.ScheduleID, Tables: string(tables), EstimatedTokens: estimate}, nil
 }
 
 // estimate lists the source and prices what the scan would read: the

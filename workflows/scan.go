@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/dqs/dqs/activities"
+	"github.com/dqs/dqs/models"
 )
 
 // ScanSourceInput names the scan; the workflow id is the scan id.
@@ -85,7 +86,7 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 	// and alerts are there when a caller sees it completed. It reads
 	// every scanned table's history: on the analysis queue, heartbeating.
 	// A detection that keeps failing does not keep the scan from ending.
-	if finish.Error == "" {
+	if finish.Error == "" && workflow.GetVersion(ctx, "scan-anomalies", workflow.DefaultVersion, 1) == 1 {
 		detect := onAnalysisQueue(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Hour, HeartbeatTimeout: time.Minute,
 			RetryPolicy: scanRetry})
 		err := workflow.ExecuteActivity(detect, a.DetectAnomalies, in).Get(ctx, nil)
@@ -127,8 +128,18 @@ func ScheduledScan(ctx workflow.Context, in ScheduledScanInput) error {
 	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
 		ScheduleToCloseTimeout: 12 * time.Hour, RetryPolicy: bookkeepingRetry})
 	plan := onAnalysisQueue(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Minute, RetryPolicy: scanRetry})
+	create := in
+	if workflow.GetVersion(ctx, "scheduled-scan-id", workflow.DefaultVersion, 1) == 1 {
+		// The scan's id is chosen once, here, so that a CreateScheduledScan
+		// retried after its answer was lost finds the scan it created
+		// rather than meeting it as another scan of the source.
+		err := workflow.SideEffect(ctx, func(workflow.Context) any { return models.NewShortID("scn") }).Get(&create.ScanID)
+		if err != nil {
+			return err
+		}
+	}
 	var scanID string
-	if err := workflow.ExecuteActivity(plan, a.CreateScheduledScan, in).Get(ctx, &scanID); err != nil {
+	if err := workflow.ExecuteActivity(plan, a.CreateScheduledScan, create).Get(ctx, &scanID); err != nil {
 		if sourceDeleted(err) {
 			return nil
 		}

@@ -722,8 +722,10 @@ func TestScheduledScanBadInputRecordsTheRunFailed(t *testing.T) {
 				t.Fatalf("workflow error: %v, want nil", err)
 			}
 			f.wantSequence("CreateScheduledScan", "RecordScheduledRunFailure")
-			if got := f.of("CreateScheduledScan")[0].Input; got != scheduleRef {
-				t.Fatalf("CreateScheduledScan input = %+v, want %+v", got, scheduleRef)
+			got := f.of("CreateScheduledScan")[0].Input.(activities.ScheduleRef)
+			id := got.ScanID
+			if got.ScanID = ""; got != scheduleRef || !strings.HasPrefix(id, "scn_") {
+				t.Fatalf("CreateScheduledScan input = %+v (scan id %q), want %+v and a scn_ id chosen by the run", got, id, scheduleRef)
 			}
 			want := activities.ScheduledRunFailure{Schedule: scheduleRef,
 				Error: "too few tokens: the scan needs 120, the balance is 40", At: scanTestStart}
@@ -923,4 +925,29 @@ func TestScanSourceDetectsAnomaliesBeforeFinishing(t *testing.T) {
 	}
 	f.mustSucceed()
 	f.wantSequence("BeginScan", "DetectAnomalies")
+}
+
+// TestScheduledScanRetryKeepsTheScanID: every attempt of CreateScheduledScan
+// asks for the same scan id, so an attempt whose answer was lost is found
+// by the next rather than refused as another scan of the source.
+func TestScheduledScanRetryKeepsTheScanID(t *testing.T) {
+	f := newScanFixture(t)
+	f.create = func(attempt int32, in activities.ScheduleRef) (string, error) {
+		if attempt < 3 {
+			return "", errors.New("connection reset")
+		}
+		return in.ScanID, nil
+	}
+	f.env.OnWorkflow(ScanSource, mock.Anything, mock.Anything).Return(nil).Once()
+	if err := f.run(ScheduledScan, scheduleRef); err != nil {
+		t.Fatal(err)
+	}
+	creates := f.of("CreateScheduledScan")
+	f.wantAttempts(creates, 3)
+	first := creates[0].Input.(activities.ScheduleRef).ScanID
+	for _, c := range creates {
+		if c.Input.(activities.ScheduleRef).ScanID != first || first == "" {
+			t.Fatalf("attempts asked for scan ids %v, want one id", creates)
+		}
+	}
 }
