@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
@@ -123,7 +124,7 @@ func Table(ctx context.Context, src connectors.TableSource, table string, opt Op
 		res.SampleRows, res.Quality, res.BytesRead = sample.RowCount, &sample.Quality, sampleBytes(sample)
 	}
 	for i, m := range tp.Columns {
-		c := Column{ColumnMetrics: m, Classification: classes[m.Name]}
+		c := Column{ColumnMetrics: finiteMetrics(m), Classification: classes[m.Name]}
 		if c.Classification.Label == "" {
 			c.Classification = classify.Result{Label: classify.LabelUnknown, Category: classify.CategoryNone, Evidence: []string{}}
 		}
@@ -133,6 +134,23 @@ func Table(ctx context.Context, src connectors.TableSource, table string, opt Op
 		res.Columns[i] = c
 	}
 	return res, nil
+}
+
+// finiteMetrics leaves out the figures a database computed that are not
+// finite numbers (the mean of a numeric column holding 'Infinity'), which
+// no JSON and no metric history can hold.
+func finiteMetrics(m connectors.ColumnMetrics) connectors.ColumnMetrics {
+	for _, p := range []**float64{&m.Mean, &m.StdDev, &m.Median, &m.FormatConformance} {
+		if *p != nil && (math.IsNaN(**p) || math.IsInf(**p, 0)) {
+			*p = nil
+		}
+	}
+	if len(m.Quantiles) > 0 {
+		q := maps.Clone(m.Quantiles)
+		maps.DeleteFunc(q, func(_ string, v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
+		m.Quantiles = q
+	}
+	return m
 }
 
 // sampleTable analyses a random sample of the table; nil when the table

@@ -3,8 +3,10 @@ package scanner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -216,3 +218,17 @@ func TestObjectNotADataFile(t *testing.T) {
 }
 
 func isBadInput(err error) bool { return errors.Is(err, ErrBadInput) }
+
+// TestFiniteMetrics: figures a database computed that are not finite are
+// left out; finite ones, and the others of the column, stay.
+func TestFiniteMetrics(t *testing.T) {
+	inf, nan, one := math.Inf(1), math.NaN(), 1.0
+	m := finiteMetrics(connectors.ColumnMetrics{Name: "amount", Numeric: true, Nulls: 3, Mean: &inf, StdDev: &nan, Median: &one,
+		Quantiles: map[string]float64{"p01": math.Inf(-1), "p50": 1}})
+	if m.Mean != nil || m.StdDev != nil || m.Median == nil || *m.Median != 1 || m.Nulls != 3 || len(m.Quantiles) != 1 || m.Quantiles["p50"] != 1 {
+		t.Fatalf("finiteMetrics = %+v", m)
+	}
+	if _, err := json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+}
