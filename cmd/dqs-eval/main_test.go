@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/dqs/dqs/internal/fixtures"
 )
 
 // TestReportsTheRealWorldCorpusApart: the real-world-shaped corpus has a
@@ -41,7 +43,7 @@ func TestAnomalySection(t *testing.T) {
 		t.Skip("replays every labelled series")
 	}
 	var out, errs strings.Builder
-	code := run([]string{"-only-anomalies"}, &out, &errs)
+	code := run([]string{"-only-anomalies", "-fixtures", fixtures.Dir(t, "")}, &out, &errs)
 	if errs.Len() > 0 {
 		t.Fatalf("stderr: %s", errs.String())
 	}
