@@ -13,6 +13,7 @@ import (
 	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/connectors"
 	"github.com/dqs/dqs/errs"
+	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/scanner"
 	"github.com/dqs/dqs/scans"
@@ -355,11 +356,30 @@ func (a *Activities) FinishScan(ctx context.Context, in FinishScanInput) error {
 	if err != nil {
 		return scanGone(err)
 	}
-	if sc.ScheduleID == nil || sc.Status != models.ScanFailed || a.Events == nil {
+	if sc.ScheduleID == nil || sc.Status != models.ScanFailed {
 		return nil
 	}
-	return a.Events.Publish(ctx, scans.FailureEvent(sc, in.At))
+	return a.raiseScanFailure(ctx, sc.SourceID, scans.FailureEvent(sc, in.At))
 }
+
+// raiseScanFailure raises the scan_failure alert of a scheduled scan that
+// failed or could not start, and publishes its event; both keyed by the
+// event's id, so a retry raises and sends nothing twice.
+func (a *Activities) raiseScanFailure(ctx context.Context, sourceID int64, e events.Event) error {
+	alert := &models.Alert{DedupKey: e.ID, Severity: models.SeverityWarning, Type: models.AlertScanFailure,
+		Message: connectors.Clip(e.Title+": "+e.Text, maxAlertMessage), SourceID: &sourceID, CreatedAt: e.OccurredAt}
+	if _, err := a.Stores.Alerts.Raise(ctx, e.OrgID, alert); err != nil {
+		return scanGone(err)
+	}
+	if a.Events == nil {
+		return nil
+	}
+	return a.Events.Publish(ctx, e)
+}
+
+// maxAlertMessage bounds an alert's message (a scan's error may quote a
+// long reason).
+const maxAlertMessage = 2000
 
 // ScheduleRef names a source schedule.
 type ScheduleRef struct {
@@ -411,8 +431,5 @@ func (a *Activities) RecordScheduledRunFailure(ctx context.Context, in Scheduled
 	if err != nil {
 		return scanGone(err)
 	}
-	if a.Events == nil {
-		return nil
-	}
-	return a.Events.Publish(ctx, scans.RunFailureEvent(in.Schedule.OrgID, in.Schedule.SourceID, in.Schedule.ScheduleID, in.Error, in.At))
+	return a.raiseScanFailure(ctx, in.Schedule.SourceID, scans.RunFailureEvent(in.Schedule.OrgID, in.Schedule.SourceID, in.Schedule.ScheduleID, in.Error, in.At))
 }

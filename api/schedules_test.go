@@ -160,4 +160,10 @@ func TestScheduledRunWithoutTokens(t *testing.T) {
 	if l := env.Must(200, "GET", base+"/scans", user.Access, nil).List(); len(l) != 0 {
 		t.Fatalf("a refused run stored a scan: %v", l)
 	}
+	// The refusal is an alert of the source.
+	alerts := env.Must(200, "GET", "/api/v1/alerts?type=scan_failure", user.Access, nil).List()
+	if len(alerts) != 1 || alerts[0]["source_id"] != src["id"] || alerts[0]["severity"] != "warning" ||
+		!strings.Contains(alerts[0]["message"].(string), "could not start") || !strings.Contains(alerts[0]["message"].(string), "tokens") {
+		t.Fatalf("scan_failure alerts = %v, want one naming the refusal", alerts)
+	}
 }
