@@ -56,11 +56,7 @@ func viewAnomaly(a *models.Anomaly) anomalyView {
 // listAnomalies lists a source's anomalies, newest first, paged; filters
 // table, column (empty: the table's own metrics), metric and since.
 func (s *Server) listAnomalies(c *gin.Context) error {
-	orgID, id, err := s.ownedSource(c)
-	if err != nil {
-		return err
-	}
-	pg, err := parsePage(c, defaultPageLimit)
+	orgID, id, pg, err := s.ownedSourcePage(c)
 	if err != nil {
 		return err
 	}

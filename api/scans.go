@@ -151,11 +151,7 @@ func (s *Server) launchScan(c *gin.Context, orgID string, sourceID int64, req sc
 
 // listScans lists a source's scans, newest first, paged.
 func (s *Server) listScans(c *gin.Context) error {
-	orgID, id, err := s.ownedSource(c)
-	if err != nil {
-		return err
-	}
-	pg, err := parsePage(c, defaultPageLimit)
+	orgID, id, pg, err := s.ownedSourcePage(c)
 	if err != nil {
 		return err
 	}
@@ -213,11 +209,7 @@ func (s *Server) scanWithResults(ctx context.Context, orgID, scanID string) (sca
 // listScanResults pages the results of a scan of a source with their
 // profiles; filter table keeps one table's or object's.
 func (s *Server) listScanResults(c *gin.Context) error {
-	orgID, id, err := s.ownedSource(c)
-	if err != nil {
-		return err
-	}
-	pg, err := parsePage(c, defaultPageLimit)
+	orgID, id, pg, err := s.ownedSourcePage(c)
 	if err != nil {
 		return err
 	}

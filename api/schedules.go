@@ -82,11 +82,7 @@ func (s *Server) createSchedule(c *gin.Context) error {
 
 // listSchedules lists a source's schedules, oldest first, paged.
 func (s *Server) listSchedules(c *gin.Context) error {
-	orgID, id, err := s.ownedSource(c)
-	if err != nil {
-		return err
-	}
-	pg, err := parsePage(c, defaultPageLimit)
+	orgID, id, pg, err := s.ownedSourcePage(c)
 	if err != nil {
 		return err
 	}
@@ -105,11 +101,7 @@ func respondSchedules(c *gin.Context, list []models.SourceSchedule, pg page) err
 	total := int64(len(list))
 	list = list[min(pg.Offset, len(list)):]
 	list = list[:min(pg.Limit, len(list))]
-	out := make([]scheduleView, len(list))
-	for i := range list {
-		out[i] = viewSchedule(&list[i], now)
-	}
-	return respondList(c, out, total, pg)
+	return respondList(c, views(list, func(sc *models.SourceSchedule) scheduleView { return viewSchedule(sc, now) }), total, pg)
 }
 
 // updateSchedule changes a schedule (member): cron_expression, tables,
@@ -160,9 +152,5 @@ func (s *Server) setScheduleSensitivity(c *gin.Context) error {
 		return err
 	}
 	now := time.Now()
-	out := make([]scheduleView, len(list))
-	for i := range list {
-		out[i] = viewSchedule(&list[i], now)
-	}
-	return respond(c, http.StatusOK, out)
+	return respond(c, http.StatusOK, views(list, func(sc *models.SourceSchedule) scheduleView { return viewSchedule(sc, now) }))
 }

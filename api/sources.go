@@ -94,6 +94,16 @@ func (s *Server) ownedSource(c *gin.Context) (orgID string, id int64, err error)
 	return orgID, id, err
 }
 
+// ownedSourcePage is ownedSource for a list under a source: the source,
+// then the page asked for.
+func (s *Server) ownedSourcePage(c *gin.Context) (orgID string, id int64, pg page, err error) {
+	if orgID, id, err = s.ownedSource(c); err != nil {
+		return "", 0, pg, err
+	}
+	pg, err = parsePage(c, defaultPageLimit)
+	return orgID, id, pg, err
+}
+
 // testSourceConnection connects with the given settings without saving
 // them and lists what the source holds: 200 with success false and the
 // reason when the source cannot be reached (SPEC.md); malformed settings
@@ -153,11 +163,7 @@ func (s *Server) listSources(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]sourceView, len(list))
-	for i := range list {
-		out[i] = viewSource(&list[i])
-	}
-	return respondList(c, out, total, pg)
+	return respondList(c, views(list, viewSource), total, pg)
 }
 
 func (s *Server) getSource(c *gin.Context) error {
@@ -244,11 +250,7 @@ type discoveredFileView struct {
 // listSourceFiles lists the objects scans found in an object store
 // source, with their sync state; a database or warehouse source has none.
 func (s *Server) listSourceFiles(c *gin.Context) error {
-	orgID, id, err := s.ownedSource(c)
-	if err != nil {
-		return err
-	}
-	pg, err := parsePage(c, defaultPageLimit)
+	orgID, id, pg, err := s.ownedSourcePage(c)
 	if err != nil {
 		return err
 	}
