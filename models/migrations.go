@@ -217,6 +217,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611260401_files_csv_dialect", Migrate: migrateFilesCSVDialect},
 	{ID: "202611270101_sources", Migrate: migrateSources},
 	{ID: "202611270201_anomalies_alerts", Migrate: migrateAnomaliesAlerts},
+	{ID: "202611280101_contracts_lineage", Migrate: migrateContractsLineage},
 }
 
 // LiveModels returns a value of every model the service stores, one per
@@ -229,7 +230,7 @@ func LiveModels() []any {
 		&Organization{}, &User{}, &RefreshToken{}, &EmailVerification{}, &APIKey{}, &AuditLog{},
 		&Job{}, &File{}, &FileColumn{}, &Webhook{}, &TOTPChallenge{}, &TOTPAttempt{},
 		&Source{}, &SourceSchedule{}, &Scan{}, &ScanTable{}, &DiscoveredFile{}, &MetricPoint{},
-		&Anomaly{}, &Alert{},
+		&Anomaly{}, &Alert{}, &Contract{}, &LineageNode{}, &LineageEdge{},
 	}
 }
 

@@ -20,6 +20,8 @@ type Stores struct {
 	MetricPoints       MetricPoints
 	Anomalies          Anomalies
 	Alerts             Alerts
+	Contracts          Contracts
+	Lineage            Lineage
 }
 
 // NewStores returns the stores over db.
@@ -42,6 +44,8 @@ func NewStores(db *DB) *Stores {
 		DiscoveredFiles:    DiscoveredFiles{db},
 		MetricPoints:       MetricPoints{db},
 		Anomalies:          Anomalies{db},
+		Contracts:          Contracts{db},
+		Lineage:            Lineage{db},
 		Alerts:             Alerts{db},
 	}
 }
