@@ -14,6 +14,7 @@ import (
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/blob"
+	"github.com/dqs/dqs/contractsvc"
 	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/models"
@@ -51,6 +52,9 @@ type Activities struct {
 	// schedule's run can end a scan abandoned by its workflow; nil leaves
 	// such scans alone.
 	ScanWorkflows scans.Workflows
+	// Contracts evaluates the data contracts of a source after a
+	// scheduled scan; nil evaluates none.
+	Contracts *contractsvc.Service
 	// Spool holds the stored files being analysed; a process's leftovers
 	// are removed when the next starts. nil: the system's temporary
 	// directory.

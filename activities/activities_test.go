@@ -399,7 +399,9 @@ func TestScanActivitiesStopWhenTheScanEnded(t *testing.T) {
 	_, errItem := f.acts.ScanItem(ctx, item)
 	_, errRecord := f.acts.RecordScanItemFailure(ctx, item)
 	_, errDetect := f.acts.DetectAnomalies(ctx, ref)
-	for name, err := range map[string]error{"BeginScan": errBegin, "ScanItem": errItem, "RecordScanItemFailure": errRecord, "DetectAnomalies": errDetect} {
+	_, errContracts := f.acts.EvaluateContracts(ctx, ref)
+	for name, err := range map[string]error{"BeginScan": errBegin, "ScanItem": errItem, "RecordScanItemFailure": errRecord,
+		"DetectAnomalies": errDetect, "EvaluateContracts": errContracts} {
 		var appErr *temporal.ApplicationError
 		if !errors.As(err, &appErr) || appErr.Type() != ErrTypeSourceDeleted || !appErr.NonRetryable() {
 			t.Errorf("%s on an ended scan = %v, want a final %s error", name, err, ErrTypeSourceDeleted)

@@ -156,6 +156,17 @@ var listRoutes = []listRoute{
 		},
 	},
 	{
+		// The organisation's contracts, created through the API.
+		path: "/api/v1/contracts", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			id := seedSource(env, admin)
+			for i := range seededItems {
+				env.Must(201, "POST", "/api/v1/contracts", admin.Access, map[string]any{"name": fmt.Sprint("c", i), "source_id": id,
+					"table_name": "t", "rules": []map[string]any{{"metric": "row_count", "operator": ">=", "threshold": i}}})
+			}
+		},
+	},
+	{
 		// The organisation's alerts, raised through the store.
 		path: "/api/v1/alerts", defaultLimit: 20, seed: seedAlerts,
 	},
@@ -266,6 +277,7 @@ var unprobed = map[string]string{
 	"GET /api/v1/sources/:id/metrics/:metric/history": "a list named by a metric, not by an id: walked in listRoutes",
 	"GET /api/v1/sources/:id/scans/:scan_id/results":  "a list under one scan of a source: walked in listRoutes",
 	"GET /api/v1/sources/:id/anomalies":               "a list under a source: walked in listRoutes",
+	"GET /api/v1/public/contracts/evaluate":           "one contract's evaluation, named by the contract_id query parameter",
 }
 
 // pageCase is one valid query and the page it must answer, in items of

@@ -16,6 +16,7 @@ import (
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/config"
+	"github.com/dqs/dqs/contractsvc"
 	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
@@ -53,7 +54,9 @@ type Deps struct {
 	Sources *sources.Service
 	// Scans starts scans of sources.
 	Scans *scans.Service
-	Blobs blob.Store
+	// Contracts manages and evaluates data contracts.
+	Contracts *contractsvc.Service
+	Blobs     blob.Store
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.
 	LocalBlobs BlobURLVerifier

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -148,6 +149,22 @@ var resources = map[string]ownedResource{
 	"PATCH /api/v1/sources/:id/schedules/:sid":        sourceOfA,
 	"DELETE /api/v1/sources/:id/schedules/:sid":       sourceOfA,
 	"PATCH /api/v1/sources/:id/schedule":              sourceToScanOfA,
+	"GET /api/v1/contracts/:id":                       contractOfA,
+	"PATCH /api/v1/contracts/:id":                     contractOfA,
+	"DELETE /api/v1/contracts/:id":                    contractOfA,
+	"GET /api/v1/contracts/:id/odcs":                  contractOfA,
+}
+
+// contractOfA makes a contract of org A that must stay enabled.
+func contractOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	src, _, _ := sourceOfA(env, a)
+	c := env.Must(201, "POST", "/api/v1/contracts", a.Access, map[string]any{"name": "promise", "source_id": json.Number(src),
+		"table_name": "orders", "rules": []map[string]any{{"metric": "row_count", "operator": ">=", "threshold": 1}}}).Data()
+	id := fmt.Sprint(c["id"])
+	return id, map[string]any{"enabled": false}, func() bool {
+		got := env.Do("GET", "/api/v1/contracts/"+id, a.Access, nil)
+		return got.Status == 200 && got.Data()["enabled"] == true
+	}
 }
 
 // sourceToScanOfA makes a source of org A that must stay unscanned.

@@ -24,6 +24,7 @@ import (
 	"github.com/dqs/dqs/audit"
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/config"
+	"github.com/dqs/dqs/contractsvc"
 	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/mailer"
@@ -185,12 +186,13 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	guard, sender := newWebhookSender(opt)
 	memory := analysis.Limits{FileMemory: cfg.FileMemoryBudget, Pool: membudget.NewPool(cfg.MemoryBudget)}
 	setSoftMemoryLimit(cfg)
+	bus := events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}}
+	contractsSvc := &contractsvc.Service{Stores: a.Stores, Events: bus}
 	sourcesSvc := &sources.Service{Stores: a.Stores, Secrets: box, Guard: netguard.New(cfg.SourceGuard()), Audit: a.Audit, Logger: a.Logger}
 	if opt.Worker {
 		acts := &activities.Activities{Sources: sourcesSvc, Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
 			AppURL: strings.TrimRight(cfg.AppURL, "/"), Logger: a.Logger, Retention: retentionPolicy(cfg, a.Logger),
-			Events:   events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}},
-			Webhooks: sender, Secrets: box, Memory: memory, Spool: a.Spool,
+			Events: bus, Contracts: contractsSvc, Webhooks: sender, Secrets: box, Memory: memory, Spool: a.Spool,
 			ScanWorkflows: worker.Scans{Client: a.Temporal, Names: names}}
 		if err := worker.Setup(ctx, a.Temporal, names); err != nil {
 			return nil, err
@@ -208,7 +210,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Jobs:    &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
-			Sources: sourcesSvc,
+			Sources: sourcesSvc, Contracts: contractsSvc,
 			Scans: &scans.Service{Stores: a.Stores, Sources: sourcesSvc, Workflows: worker.Scans{Client: a.Temporal, Names: names},
 				Schedules: worker.SourceSchedules{Client: a.Temporal, Names: names}, Logger: a.Logger},
 			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,

@@ -45,13 +45,14 @@ type Anomaly struct {
 
 // Alert types and severities (DECISIONS.md).
 const (
-	AlertAnomaly       = "anomaly"
-	AlertScanFailure   = "scan_failure"
-	SeverityInfo       = "info"
-	SeverityWarning    = "warning"
-	SeverityCritical   = "critical"
-	maxAlertKeyBytes   = 200
-	maxAnomalyPerTable = 20_000
+	AlertAnomaly           = "anomaly"
+	AlertScanFailure       = "scan_failure"
+	AlertContractViolation = "contract_violation"
+	SeverityInfo           = "info"
+	SeverityWarning        = "warning"
+	SeverityCritical       = "critical"
+	maxAlertKeyBytes       = 200
+	maxAnomalyPerTable     = 20_000
 )
 
 // Alert is something an organisation should look at.

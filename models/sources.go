@@ -368,7 +368,7 @@ func (s Sources) Delete(ctx context.Context, orgID string, id int64) error {
 		if err := c.Where("org_id = ? AND scan_id IN (?)", orgID, scans).Delete(&ScanTable{}).Error; err != nil {
 			return fmt.Errorf("delete scan tables: %w", err)
 		}
-		for _, m := range []any{&Scan{}, &SourceSchedule{}, &DiscoveredFile{}, &MetricPoint{}, &Anomaly{}, &Alert{}} {
+		for _, m := range []any{&Scan{}, &SourceSchedule{}, &DiscoveredFile{}, &MetricPoint{}, &Anomaly{}, &Alert{}, &Contract{}} {
 			if err := c.Where("org_id = ? AND source_id = ?", orgID, id).Delete(m).Error; err != nil {
 				return fmt.Errorf("delete %T: %w", m, err)
 			}

@@ -97,6 +97,18 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 			workflow.GetLogger(ctx).Error("anomaly detection failed; the scan ends without it", "error", err)
 		}
 	}
+	// A scheduled scan's data contracts are evaluated on its results, also
+	// before it ends, for the same reason; a failing evaluation is logged
+	// and the scan still ends (the contracts can be evaluated on demand).
+	if finish.Error == "" && workflow.GetVersion(ctx, "scan-contracts", workflow.DefaultVersion, 1) == 1 {
+		err := workflow.ExecuteActivity(short, a.EvaluateContracts, in).Get(ctx, nil)
+		if sourceDeleted(err) {
+			return nil
+		}
+		if err != nil {
+			workflow.GetLogger(ctx).Error("contract evaluation failed; the scan ends without it", "error", err)
+		}
+	}
 	finish.At = workflow.Now(ctx)
 	err := workflow.ExecuteActivity(short, a.FinishScan, finish).Get(ctx, nil)
 	if sourceDeleted(err) {
