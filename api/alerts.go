@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/dqs/dqs/anomaly"
 	"github.com/dqs/dqs/errs"
+	"github.com/dqs/dqs/lineage"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/scanner"
 )
@@ -41,6 +43,27 @@ type anomalyView struct {
 	Status       string          `json:"status"`
 	AlertID      *int64          `json:"alert_id"`
 	DetectedAt   time.Time       `json:"detected_at"`
+	// Affected is what the anomaly's table feeds (its lineage blast
+	// radius), read when the anomaly is.
+	Affected *lineage.BlastRadius `json:"affected"`
+}
+
+// withAffected fills each anomaly's blast radius: one walk per table.
+func (s *Server) withAffected(ctx context.Context, orgID string, list []anomalyView) error {
+	byTable := map[string]*lineage.BlastRadius{}
+	for i := range list {
+		a := &list[i]
+		br, ok := byTable[a.TableName]
+		if !ok {
+			var err error
+			if br, err = s.Lineage.TableDownstream(ctx, orgID, a.SourceID, a.TableName); err != nil {
+				return err
+			}
+			byTable[a.TableName] = br
+		}
+		a.Affected = br
+	}
+	return nil
 }
 
 func viewAnomaly(a *models.Anomaly) anomalyView {
@@ -74,7 +97,11 @@ func (s *Server) listAnomalies(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondList(c, views(list, viewAnomaly), total, pg)
+	out := views(list, viewAnomaly)
+	if err := s.withAffected(c.Request.Context(), orgID, out); err != nil {
+		return err
+	}
+	return respondList(c, out, total, pg)
 }
 
 // anomalyStatusRequest marks an anomaly.
@@ -102,7 +129,11 @@ func (s *Server) setAnomalyStatus(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, viewAnomaly(a))
+	out := []anomalyView{viewAnomaly(a)}
+	if err := s.withAffected(c.Request.Context(), orgID, out); err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, out[0])
 }
 
 // alertView is one alert (DECISIONS.md "Alert").

@@ -49,6 +49,15 @@ func TestAnomalyDetectionAfterScans(t *testing.T) {
 		t.Fatalf("anomalies of unchanged data = %v", got)
 	}
 
+	// What customers feeds: a second source, linked by hand.
+	env.Must(201, "POST", "/api/v1/sources", user.Access, map[string]any{"name": "crm", "type": "s3",
+		"credentials": map[string]any{"bucket": "acme-crm"}})
+	ids := map[string]any{}
+	for _, n := range env.Must(200, "GET", "/api/v1/lineage", user.Access, nil).Data()["nodes"].([]any) {
+		ids[fmt.Sprint(n.(map[string]any)["name"])] = n.(map[string]any)["id"]
+	}
+	env.Must(201, "POST", "/api/v1/lineage/edges", user.Access, map[string]any{"source_node_id": ids["customers"], "target_node_id": ids["crm"]})
+
 	// A broken load.
 	pg.exec(`DELETE FROM $S.customers WHERE id > 500`)
 	pg.exec(`UPDATE $S.customers SET email = NULL WHERE id % 5 <> 0`)
@@ -66,6 +75,9 @@ func TestAnomalyDetectionAfterScans(t *testing.T) {
 	if nulls["scan_id"] != broken["scan_id"] || nulls["current_value"] != 0.8 || nulls["status"] != "open" || nulls["sensitivity"] != "medium" ||
 		nulls["alert_id"] == nil || nulls["alert_id"] != rows["alert_id"] {
 		t.Fatalf("null rate anomaly = %v, row count anomaly = %v; want both of the broken scan under one alert", nulls, rows)
+	}
+	if affected := fmt.Sprint(nulls["affected"]); !strings.Contains(affected, "name:crm") || !strings.Contains(affected, "depth:1") {
+		t.Fatalf("null rate anomaly's blast radius = %v, want the crm source", nulls["affected"])
 	}
 	b := nulls["baseline"].(map[string]any)
 	if b["n"] != float64(9) || b["median"] != float64(0) || b["expected_low"] != float64(0) || b["window_start"] == nil {

@@ -96,6 +96,14 @@ func (p *principal) userID() string {
 	return ""
 }
 
+// actorID is the id of whoever acts: the user, or the API key.
+func (p *principal) actorID() string {
+	if p.User != nil {
+		return p.User.ID
+	}
+	return p.Key.ID
+}
+
 // limitKey identifies the caller for per-user limits.
 func (p *principal) limitKey() string {
 	if p.User != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/dqs/dqs/config"
 	"github.com/dqs/dqs/contractsvc"
 	"github.com/dqs/dqs/jobs"
+	"github.com/dqs/dqs/lineagesvc"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
 	"github.com/dqs/dqs/scans"
@@ -56,7 +57,9 @@ type Deps struct {
 	Scans *scans.Service
 	// Contracts manages and evaluates data contracts.
 	Contracts *contractsvc.Service
-	Blobs     blob.Store
+	// Lineage reads and edits the lineage graph.
+	Lineage *lineagesvc.Service
+	Blobs   blob.Store
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.
 	LocalBlobs BlobURLVerifier

@@ -153,6 +153,26 @@ var resources = map[string]ownedResource{
 	"PATCH /api/v1/contracts/:id":                     contractOfA,
 	"DELETE /api/v1/contracts/:id":                    contractOfA,
 	"GET /api/v1/contracts/:id/odcs":                  contractOfA,
+	"DELETE /api/v1/lineage/edges/:id":                edgeOfA,
+}
+
+// edgeOfA makes an edge of org A, between two of its sources' nodes, that
+// must stay.
+func edgeOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	sourceOfA(env, a)
+	sourceOfA(env, a)
+	nodes := env.Must(200, "GET", "/api/v1/lineage", a.Access, nil).Data()["nodes"].([]any)
+	from, to := nodes[len(nodes)-2].(map[string]any)["id"], nodes[len(nodes)-1].(map[string]any)["id"]
+	e := env.Must(201, "POST", "/api/v1/lineage/edges", a.Access, map[string]any{"source_node_id": from, "target_node_id": to}).Data()
+	id := e["id"].(string)
+	return id, nil, func() bool {
+		for _, x := range env.Must(200, "GET", "/api/v1/lineage", a.Access, nil).Data()["edges"].([]any) {
+			if x.(map[string]any)["id"] == id {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // contractOfA makes a contract of org A that must stay enabled.

@@ -27,6 +27,7 @@ import (
 	"github.com/dqs/dqs/contractsvc"
 	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/jobs"
+	"github.com/dqs/dqs/lineagesvc"
 	"github.com/dqs/dqs/mailer"
 	"github.com/dqs/dqs/membudget"
 	"github.com/dqs/dqs/models"
@@ -187,7 +188,8 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 	memory := analysis.Limits{FileMemory: cfg.FileMemoryBudget, Pool: membudget.NewPool(cfg.MemoryBudget)}
 	setSoftMemoryLimit(cfg)
 	bus := events.Bus{Webhooks: a.Stores.Webhooks, Delivery: worker.WebhookDeliveries{Client: a.Temporal, Names: names}}
-	contractsSvc := &contractsvc.Service{Stores: a.Stores, Events: bus}
+	lineageSvc := &lineagesvc.Service{Stores: a.Stores}
+	contractsSvc := &contractsvc.Service{Stores: a.Stores, Events: bus, Affected: lineageSvc.TableDownstream}
 	sourcesSvc := &sources.Service{Stores: a.Stores, Secrets: box, Guard: netguard.New(cfg.SourceGuard()), Audit: a.Audit, Logger: a.Logger}
 	if opt.Worker {
 		acts := &activities.Activities{Sources: sourcesSvc, Stores: a.Stores, Mailer: newMailer(cfg), Blobs: blobs.store, Audit: a.Audit,
@@ -210,7 +212,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Config: cfg, Stores: a.Stores, Audit: a.Audit, Limiter: ratelimit.NewMemory(),
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Jobs:    &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
-			Sources: sourcesSvc, Contracts: contractsSvc,
+			Sources: sourcesSvc, Contracts: contractsSvc, Lineage: lineageSvc,
 			Scans: &scans.Service{Stores: a.Stores, Sources: sourcesSvc, Workflows: worker.Scans{Client: a.Temporal, Names: names},
 				Schedules: worker.SourceSchedules{Client: a.Temporal, Names: names}, Logger: a.Logger},
 			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,

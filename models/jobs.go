@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dqs/dqs/errs"
+	"github.com/dqs/dqs/lineage"
 	"gorm.io/gorm"
 )
 
@@ -179,13 +180,16 @@ func (s Files) Create(ctx context.Context, orgID string, f *File) error {
 	if f.Status == "" {
 		f.Status = FileUploaded
 	}
-	if err := s.db.conn(ctx).Create(f).Error; err != nil {
-		if isUploadNameTaken(err) {
-			return errs.Conflict("file %q was already uploaded to this job", f.FileName)
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		if err := s.db.conn(ctx).Create(f).Error; err != nil {
+			if isUploadNameTaken(err) {
+				return errs.Conflict("file %q was already uploaded to this job", f.FileName)
+			}
+			return err
 		}
+		_, err := Lineage{s.db}.EnsureNode(ctx, orgID, lineage.TypeFile, FileRef(f.ID), f.FileName)
 		return err
-	}
-	return nil
+	})
 }
 
 // isUploadNameTaken reports whether err is a violation of the unique
@@ -295,7 +299,12 @@ func (s Jobs) Unstart(ctx context.Context, orgID, id string) error {
 
 // Delete removes a file row (an upload undone before its job started).
 func (s Files) Delete(ctx context.Context, orgID string, id int64) error {
-	return s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&File{}).Error
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		if err := s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&File{}).Error; err != nil {
+			return err
+		}
+		return Lineage{s.db}.DeleteByRefs(ctx, orgID, lineage.TypeFile, []string{FileRef(id)})
+	})
 }
 
 // BeginRerun moves an analysed (or failed) file whose raw file is still

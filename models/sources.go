@@ -261,7 +261,8 @@ func (s Sources) Create(ctx context.Context, orgID string, src *Source) error {
 			}
 			return err
 		}
-		return nil
+		_, err := s.db.linkSource(ctx, src)
+		return err
 	})
 }
 
@@ -342,7 +343,10 @@ func (s Sources) Update(ctx context.Context, orgID string, id int64, fields Sour
 			}
 		}
 		var err error
-		out, err = s.Get(ctx, orgID, id)
+		if out, err = s.Get(ctx, orgID, id); err != nil || fields.Name == nil {
+			return err
+		}
+		_, err = s.db.linkSource(ctx, out)
 		return err
 	})
 	if err != nil {
@@ -373,7 +377,7 @@ func (s Sources) Delete(ctx context.Context, orgID string, id int64) error {
 				return fmt.Errorf("delete %T: %w", m, err)
 			}
 		}
-		return nil
+		return s.db.unlinkSource(ctx, orgID, id)
 	})
 }
 
@@ -739,7 +743,18 @@ func (s Scans) SaveTable(ctx context.Context, orgID string, t *ScanTable, points
 		if err := s.AddTable(ctx, orgID, t); err != nil {
 			return err
 		}
-		err := s.db.conn(ctx).Where("org_id = ? AND scan_id = ? AND table_hash = ? AND table_name = ?",
+		sc, err := s.Get(ctx, orgID, t.ScanID)
+		if err != nil {
+			return err
+		}
+		src, err := Sources{s.db}.Get(ctx, orgID, sc.SourceID)
+		if err != nil {
+			return err
+		}
+		if err := s.db.linkTable(ctx, src, t.TableName); err != nil {
+			return err
+		}
+		err = s.db.conn(ctx).Where("org_id = ? AND scan_id = ? AND table_hash = ? AND table_name = ?",
 			orgID, t.ScanID, nameHash(t.TableName), t.TableName).Delete(&MetricPoint{}).Error
 		if err != nil {
 			return err
