@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dqs/dqs/analysis"
@@ -27,9 +28,6 @@ type PublishJobEventsInput struct {
 // Event ids derive from the job and file, so a retry delivers nothing
 // twice.
 func (a *Activities) PublishJobEvents(ctx context.Context, in PublishJobEventsInput) (int, error) {
-	if a.Events == nil {
-		return 0, nil
-	}
 	files, err := a.Stores.Files.ListByJob(ctx, in.OrgID, in.JobID)
 	if err != nil {
 		return 0, err
@@ -54,6 +52,16 @@ func (a *Activities) PublishJobEvents(ctx context.Context, in PublishJobEventsIn
 			}
 		}
 		for _, e := range events.Detect(in.OrgID, *cur, prev, in.At) {
+			// The alert first: a retry after a failed publish finds it
+			// raised and raises it no second time.
+			if alert := uploadAlert(e, cur, prev); alert != nil {
+				if _, err := a.Stores.Alerts.Raise(ctx, in.OrgID, alert); err != nil {
+					return n, err
+				}
+			}
+			if a.Events == nil {
+				continue
+			}
 			if err := a.Events.Publish(ctx, e); err != nil {
 				return n, err
 			}
@@ -62,6 +70,32 @@ func (a *Activities) PublishJobEvents(ctx context.Context, in PublishJobEventsIn
 	}
 	return n, nil
 }
+
+// uploadAlert is the alert an upload's event raises, keyed by the event's
+// id, or nil: a quality drop against the dataset's previous analysis
+// (critical from 20 points), and issues that analysis did not have. A
+// dataset's first analysis raises none (every issue of it is "new", which
+// is news for a webhook, not an incident), nor does personal data found or
+// quality improved.
+func uploadAlert(e events.Event, cur *events.Analysis, prev *events.Analysis) *models.Alert {
+	if prev == nil || (e.Type != events.QualityDrop && e.Type != events.NewIssue) {
+		return nil
+	}
+	severity := models.SeverityWarning
+	if e.Type == events.QualityDrop && prev.Score-cur.Score >= 20 {
+		severity = models.SeverityCritical
+	}
+	msg := e.Title + ": " + strings.ReplaceAll(e.Text, "\n", " ")
+	if len(msg) > maxUploadAlertMessage {
+		msg = strings.ToValidUTF8(msg[:maxUploadAlertMessage], "") + "…"
+	}
+	fileID := cur.FileID
+	return &models.Alert{DedupKey: e.ID, Severity: severity, Type: e.Type, Message: msg, FileID: &fileID, CreatedAt: e.OccurredAt}
+}
+
+// maxUploadAlertMessage bounds an upload alert's message (the new issues
+// of a wide file are many lines).
+const maxUploadAlertMessage = 2000
 
 // fileAnalysis reads what event detection needs from a stored result.
 func (a *Activities) fileAnalysis(ctx context.Context, orgID string, f *models.File) (*events.Analysis, error) {

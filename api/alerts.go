@@ -163,7 +163,7 @@ type publicAlertView struct {
 
 var (
 	alertSeverities = []string{models.SeverityInfo, models.SeverityWarning, models.SeverityCritical}
-	alertTypes      = []string{models.AlertAnomaly, "contract_violation", "quality_drop", "new_issue", models.AlertScanFailure, "gdpr_detected"}
+	alertTypes      = []string{models.AlertAnomaly, models.AlertContractViolation, models.AlertQualityDrop, models.AlertNewIssue, models.AlertScanFailure, "gdpr_detected"}
 )
 
 // alertFilter reads the filters of an alert list: severity, since, and

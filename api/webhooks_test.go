@@ -274,6 +274,10 @@ func TestJobEventsReachSubscribedWebhooks(t *testing.T) {
 		t.Fatalf("gdpr message = %q / %q", title, text)
 	}
 	// people.csv is clean: no issue, so nothing for the new_issue webhook.
+	// A dataset's first analysis raises no alert.
+	if a := env.Must(200, "GET", "/api/v1/alerts", s.Access, nil).List(); len(a) != 0 {
+		t.Fatalf("alerts after a first upload = %v, want none", a)
+	}
 
 	second := upload(t, env, "/api/v1/public/upload", s.Access, map[string]string{"people.csv": degradedPeopleCSV(200)}).Data()["job_id"].(string)
 	waitJob(t, env, s.Access, "/api/v1/jobs/"+second)
@@ -284,6 +288,16 @@ func TestJobEventsReachSubscribedWebhooks(t *testing.T) {
 	}
 	recv.waitMessages(t, "/slack/gdpr", 2)
 	recv.waitMessages(t, "/fail/404/issues", 1)
+	// The drop and the new issues are alerts of the file, raised once.
+	alerts := map[string]map[string]any{}
+	for _, a := range env.Must(200, "GET", "/api/v1/alerts", s.Access, nil).List() {
+		alerts[a["type"].(string)] = a
+	}
+	dropAlert, issueAlert := alerts["quality_drop"], alerts["new_issue"]
+	if len(alerts) != 2 || dropAlert == nil || issueAlert == nil || dropAlert["file_id"] == nil || dropAlert["source_id"] != nil ||
+		!strings.Contains(dropAlert["message"].(string), "dropped") || !strings.Contains(issueAlert["message"].(string), "new quality issue") {
+		t.Fatalf("alerts after a degraded upload = %v, want one quality_drop and one new_issue alert of the file", alerts)
+	}
 
 	// Give stray deliveries a moment, then check nothing else arrived.
 	time.Sleep(time.Second)

@@ -48,6 +48,8 @@ const (
 	AlertAnomaly           = "anomaly"
 	AlertScanFailure       = "scan_failure"
 	AlertContractViolation = "contract_violation"
+	AlertQualityDrop       = "quality_drop"
+	AlertNewIssue          = "new_issue"
 	SeverityInfo           = "info"
 	SeverityWarning        = "warning"
 	SeverityCritical       = "critical"
