@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/dqs/dqs/activities"
 	"github.com/dqs/dqs/config"
@@ -42,6 +43,10 @@ func Schedules(n workflows.Names) []Schedule {
 // Workers are the running Temporal workers of one process.
 type Workers struct{ list []sdkworker.Worker }
 
+// shortActivityGrace is how long stopping a default-queue worker waits for
+// its activities under way to finish.
+const shortActivityGrace = 15 * time.Second
+
 // Start starts a worker on each task queue that queues selects: on the
 // default queue every workflow and the short activities, on the analysis
 // queue the activities that read a whole file. A process polling both runs
@@ -53,7 +58,10 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities, queu
 	}
 	ws := &Workers{}
 	if queues.PollsDefault() {
-		w := sdkworker.New(c, n.Default, sdkworker.Options{})
+		// Stopping waits for the short activities under way (an e-mail
+		// being written, a webhook being sent) rather than abandoning them
+		// to a retry after the activity timeout.
+		w := sdkworker.New(c, n.Default, sdkworker.Options{WorkerStopTimeout: shortActivityGrace})
 		w.RegisterWorkflow(workflows.SendVerificationEmail)
 		w.RegisterWorkflow(workflows.PurgeExpiredCredentials)
 		w.RegisterWorkflow(workflows.AnalyzeJob)

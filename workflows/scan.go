@@ -101,7 +101,9 @@ func ScanSource(ctx workflow.Context, in ScanSourceInput) error {
 	// before it ends, for the same reason; a failing evaluation is logged
 	// and the scan still ends (the contracts can be evaluated on demand).
 	if finish.Error == "" && workflow.GetVersion(ctx, "scan-contracts", workflow.DefaultVersion, 1) == 1 {
-		err := workflow.ExecuteActivity(short, a.EvaluateContracts, in).Get(ctx, nil)
+		evaluate := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 5 * time.Minute,
+			RetryPolicy: scanRetry})
+		err := workflow.ExecuteActivity(evaluate, a.EvaluateContracts, in).Get(ctx, nil)
 		if sourceDeleted(err) {
 			return nil
 		}

@@ -59,6 +59,7 @@ type scanFixture struct {
 	recordFailure func(attempt int32, in activities.ScanItemInput) (activities.ScanTally, error)
 	finish        func(attempt int32, in activities.FinishScanInput) error
 	detect        func(attempt int32, in activities.ScanRef) (activities.AnomalyTally, error)
+	contracts     func(attempt int32, in activities.ScanRef) (activities.ContractTally, error)
 	create        func(attempt int32, in activities.ScheduleRef) (string, error)
 	recordRun     func(attempt int32, in activities.ScheduledRunFailure) error
 
@@ -104,6 +105,9 @@ func newScanFixture(t *testing.T) *scanFixture {
 		detect: func(int32, activities.ScanRef) (activities.AnomalyTally, error) {
 			return activities.AnomalyTally{}, nil
 		},
+		contracts: func(int32, activities.ScanRef) (activities.ContractTally, error) {
+			return activities.ContractTally{}, nil
+		},
 		create: func(int32, activities.ScheduleRef) (string, error) {
 			return "", errors.New("CreateScheduledScan not scripted")
 		},
@@ -130,6 +134,10 @@ func newScanFixture(t *testing.T) *scanFixture {
 	env.OnActivity(a.DetectAnomalies, mock.Anything, mock.Anything).Return(
 		func(ctx context.Context, in activities.ScanRef) (activities.AnomalyTally, error) {
 			return f.detect(f.record(ctx, "DetectAnomalies", in), in)
+		}).Maybe()
+	env.OnActivity(a.EvaluateContracts, mock.Anything, mock.Anything).Return(
+		func(ctx context.Context, in activities.ScanRef) (activities.ContractTally, error) {
+			return f.contracts(f.record(ctx, "EvaluateContracts", in), in)
 		}).Maybe()
 	env.OnActivity(a.CreateScheduledScan, mock.Anything, mock.Anything).Return(
 		func(ctx context.Context, in activities.ScheduleRef) (string, error) {
@@ -263,7 +271,7 @@ func TestScanSourceThreadsTheTallyAndRunsOnTheRightQueues(t *testing.T) {
 	}
 	f.mustSucceed()
 
-	f.wantSequence("BeginScan", "ScanItem", "ScanItem", "ScanItem", "DetectAnomalies", "FinishScan")
+	f.wantSequence("BeginScan", "ScanItem", "ScanItem", "ScanItem", "DetectAnomalies", "EvaluateContracts", "FinishScan")
 	if got := f.of("BeginScan")[0].Input; got != scanTestRef {
 		t.Fatalf("BeginScan input = %+v, want %+v", got, scanTestRef)
 	}
@@ -416,7 +424,7 @@ func TestScanSourceItemFailingEveryAttemptIsRecordedAndTheScanGoesOn(t *testing.
 	for range max {
 		want = append(want, "ScanItem")
 	}
-	want = append(want, "RecordScanItemFailure", "ScanItem", "DetectAnomalies", "FinishScan")
+	want = append(want, "RecordScanItemFailure", "ScanItem", "DetectAnomalies", "EvaluateContracts", "FinishScan")
 	f.wantSequence(want...)
 
 	scanItems := f.of("ScanItem")
@@ -474,7 +482,7 @@ func TestScanSourceItemBadInputIsTriedOnceThenRecorded(t *testing.T) {
 			}
 			f.mustSucceed()
 
-			f.wantSequence("BeginScan", "ScanItem", "ScanItem", "RecordScanItemFailure", "ScanItem", "DetectAnomalies", "FinishScan")
+			f.wantSequence("BeginScan", "ScanItem", "ScanItem", "RecordScanItemFailure", "ScanItem", "DetectAnomalies", "EvaluateContracts", "FinishScan")
 			f.wantAttempts(f.of("ScanItem")[1:2], 1)
 			want := activities.ScanItemInput{Scan: scanTestRef, Item: activities.ScanItem{Name: "b.csv", SizeBytes: 200},
 				Tally: activities.ScanTally{Scanned: 1}, Error: "object b.csv is not a data file"}
@@ -582,7 +590,7 @@ func TestScanSourceRecordFailureRetriedThroughTransientErrors(t *testing.T) {
 
 	f.wantSequence("BeginScan", "ScanItem", "ScanItem",
 		"RecordScanItemFailure", "RecordScanItemFailure", "RecordScanItemFailure",
-		"ScanItem", "DetectAnomalies", "FinishScan")
+		"ScanItem", "DetectAnomalies", "EvaluateContracts", "FinishScan")
 	records := f.of("RecordScanItemFailure")
 	f.wantAttempts(records, 3)
 	for _, c := range records {
@@ -686,7 +694,7 @@ func TestScanSourceFinishSourceDeletedEndsQuietly(t *testing.T) {
 	f.finish = func(int32, activities.FinishScanInput) error { return sourceDeletedErr() }
 	f.mustSucceed()
 
-	f.wantSequence("BeginScan", "ScanItem", "DetectAnomalies", "FinishScan")
+	f.wantSequence("BeginScan", "ScanItem", "DetectAnomalies", "EvaluateContracts", "FinishScan")
 }
 
 // Any other final FinishScan error fails the workflow.
@@ -700,7 +708,7 @@ func TestScanSourceFinishOtherFinalErrorFailsTheWorkflow(t *testing.T) {
 	if !errors.As(err, &appErr) || appErr.Type() != "internal" {
 		t.Fatalf("workflow error = %v, want FinishScan's internal error", err)
 	}
-	f.wantSequence("BeginScan", "DetectAnomalies", "FinishScan")
+	f.wantSequence("BeginScan", "DetectAnomalies", "EvaluateContracts", "FinishScan")
 }
 
 var scheduleRef = ScheduledScanInput{OrgID: "org-1", SourceID: 7, ScheduleID: 3}
@@ -792,7 +800,7 @@ func TestScheduledScanRunsTheScanAsAChildNamedByTheScanID(t *testing.T) {
 	if want := []childStart{{ID: "scan-42", Type: "ScanSource", Input: wantRef}}; !reflect.DeepEqual(f.children, want) {
 		t.Fatalf("children = %+v, want %+v", f.children, want)
 	}
-	f.wantSequence("CreateScheduledScan", "BeginScan", "ScanItem", "DetectAnomalies", "FinishScan")
+	f.wantSequence("CreateScheduledScan", "BeginScan", "ScanItem", "DetectAnomalies", "EvaluateContracts", "FinishScan")
 	if got := f.of("BeginScan")[0].Input; got != wantRef {
 		t.Fatalf("child's BeginScan input = %+v, want %+v", got, wantRef)
 	}
@@ -925,6 +933,35 @@ func TestScanSourceDetectsAnomaliesBeforeFinishing(t *testing.T) {
 	}
 	f.mustSucceed()
 	f.wantSequence("BeginScan", "DetectAnomalies")
+}
+
+// EvaluateContracts runs after anomaly detection and before the scan
+// ends, on the default queue, with the scan's reference; when it keeps
+// failing the scan ends all the same, and a source deleted meanwhile ends
+// the workflow quietly.
+func TestScanSourceEvaluatesContractsBeforeFinishing(t *testing.T) {
+	f := newScanFixture(t)
+	f.contracts = func(int32, activities.ScanRef) (activities.ContractTally, error) {
+		return activities.ContractTally{}, errors.New("database is locked")
+	}
+	f.mustSucceed()
+	evals := f.of("EvaluateContracts")
+	f.wantAttempts(evals, int(scanRetry.MaximumAttempts))
+	for _, c := range evals {
+		if c.Queue != scanTestQueue || c.Input != scanTestRef {
+			t.Fatalf("EvaluateContracts call = %+v, want the scan's reference on %s", c, scanTestQueue)
+		}
+	}
+	if got := f.finishInput(); got.Error != "" {
+		t.Fatalf("FinishScan input = %+v, want the scan ended without an error", got)
+	}
+
+	f = newScanFixture(t)
+	f.contracts = func(int32, activities.ScanRef) (activities.ContractTally, error) {
+		return activities.ContractTally{}, sourceDeletedErr()
+	}
+	f.mustSucceed()
+	f.wantSequence("BeginScan", "DetectAnomalies", "EvaluateContracts")
 }
 
 // TestScheduledScanRetryKeepsTheScanID: every attempt of CreateScheduledScan
