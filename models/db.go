@@ -65,7 +65,7 @@ func Open(url string) (*DB, error) {
 				return nil, fmt.Errorf("create database directory: %w", err)
 			}
 		}
-		dsn := path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		dsn := path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=mmap_size(268435456)&_txlock=immediate"
 		g, err := gorm.Open(sqlite.Open(dsn), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open SQLite %s: %w", path, err)

@@ -21,12 +21,12 @@ type LineageNode struct {
 // flows from SourceNodeID to TargetNodeID. An edge is unique per
 // organisation and pair; the two indexes serve walks in both directions.
 type LineageEdge struct {
-	ID           string    `gorm:"primaryKey;size:36"`
-	OrgID        string    `gorm:"size:36;not null;uniqueIndex:idx_lineage_edges_org_pair,priority:1;index:idx_lineage_edges_org_target,priority:1"`
-	SourceNodeID string    `gorm:"size:36;not null;uniqueIndex:idx_lineage_edges_org_pair,priority:2"`
-	TargetNodeID string    `gorm:"size:36;not null;uniqueIndex:idx_lineage_edges_org_pair,priority:3;index:idx_lineage_edges_org_target,priority:2"`
+	ID           string    `gorm:"primaryKey;size:36;index:idx_lineage_edges_org_source_cover,priority:4;index:idx_lineage_edges_org_target_cover,priority:4"`
+	OrgID        string    `gorm:"size:36;not null;uniqueIndex:idx_lineage_edges_org_pair,priority:1;index:idx_lineage_edges_org_source_cover,priority:1;index:idx_lineage_edges_org_target_cover,priority:1"`
+	SourceNodeID string    `gorm:"size:36;not null;uniqueIndex:idx_lineage_edges_org_pair,priority:2;index:idx_lineage_edges_org_source_cover,priority:2;index:idx_lineage_edges_org_target_cover,priority:3"`
+	TargetNodeID string    `gorm:"size:36;not null;uniqueIndex:idx_lineage_edges_org_pair,priority:3;index:idx_lineage_edges_org_source_cover,priority:3;index:idx_lineage_edges_org_target_cover,priority:2"`
 	CreatedBy    string    `gorm:"size:36;not null;default:''"`
-	CreatedAt    time.Time `gorm:"not null"`
+	CreatedAt    time.Time `gorm:"not null;index:idx_lineage_edges_org_source_cover,priority:5;index:idx_lineage_edges_org_target_cover,priority:5"`
 }
 
 // Lineage stores the organisations' lineage graphs.

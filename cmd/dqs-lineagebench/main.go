@@ -1,17 +1,27 @@
 // Command dqs-lineagebench measures the lineage engine (package lineage)
-// on a seeded random layered DAG held in lineage.MemStore: 100,000 nodes
-// and 300,000 edges by default. It times depth-5 neighbourhoods of random
-// nodes (both directions, downstream, upstream), blast radii and cycle
-// checks, and prints p50/p95/max latency, the size of the answers, the peak
-// heap, and PASS/MISS against the target: a depth-5 neighbourhood in under
-// 100 ms.
+// on a seeded random layered DAG: 100,000 nodes and 300,000 edges by
+// default. It times depth-5 neighbourhoods of random nodes (both
+// directions, downstream, upstream), blast radii and cycle checks, and
+// prints p50/p95/max latency, the size of the answers, the peak heap, and
+// PASS/MISS against the target: a depth-5 neighbourhood in under 100 ms.
 //
 //	go run ./cmd/dqs-lineagebench [-nodes N] [-edges N] [-layers N] [-seed N]
 //	                              [-queries N] [-depth N] [-maxnodes N]
+//	                              [-maxedges N] [-batch N] [-sqlite=false]
+//	                              [-sqlqueries N] [-sqlbatch N]
+//	                              [-sqlitepragma 'name=value;…'] [-cpuprofile FILE]
 //
-// The in-memory store shows the engine's own cost (its walk, maps and
-// sorting); a SQL store adds one query per BFS level and per batch of 500
-// ids, which this command does not measure.
+// The graph is held in lineage.MemStore, which shows the engine's own cost
+// (its walk, maps and sorting), and loaded through the models (migrations,
+// then Lineage.Import in batches) into a temporary SQLite database, where
+// the same neighbourhoods run against the models.Lineage store: one
+// indexed IN-list query per BFS level and per 500 ids. With
+// $DQS_TEST_POSTGRES_URL set the graph is also loaded into the schema
+// dqs_lineagebench of that PostgreSQL server (made afresh, dropped at the
+// end) and measured there. The SQL rows sit under the in-memory ones, over
+// the same query nodes, and every SQL answer must have the size of the
+// in-memory one. Rows under the in-memory ones count the edges the store
+// answered and its calls, the work a SQL store has to do.
 package main
 
 import (
@@ -22,6 +32,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -43,91 +54,178 @@ func main() {
 	depth := flag.Int("depth", 5, "depth of the neighbourhoods")
 	maxNodes := flag.Int("maxnodes", lineage.DefaultMaxNodes, "Limits.MaxNodes of the engine")
 	maxEdges := flag.Int("maxedges", lineage.DefaultMaxEdges, "Limits.MaxEdges of the engine")
+	batch := flag.Int("batch", lineage.DefaultBatch, "Limits.Batch of the engine (ids per store call)")
+	sqlite := flag.Bool("sqlite", true, "also measure the models.Lineage store on a temporary SQLite database")
+	sqlQueries := flag.Int("sqlqueries", 100, "queries per kind against each SQL store (the first ones of the in-memory run's)")
+	sqlBatch := flag.Int("sqlbatch", 0, "rows per INSERT when loading a SQL store (0: models.Lineage.Import's default)")
+	sqlitePragma := flag.String("sqlitepragma", "", "SQLite pragmas to set after loading, e.g. 'mmap_size=268435456;cache_size=-65536' (default: the service's settings)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the queries (not of the loading) to `file`")
 	flag.Parse()
-	if err := run(*nodes, *edges, *layers, *seed, *queries, *depth, *maxNodes, *maxEdges); err != nil {
+	cfg := config{nodes: *nodes, edges: *edges, layers: *layers, seed: *seed, queries: *queries, depth: *depth,
+		maxNodes: *maxNodes, maxEdges: *maxEdges, batch: *batch, sqlite: *sqlite, sqlQueries: max(1, min(*sqlQueries, *queries)),
+		sqlBatch: *sqlBatch, sqlitePragma: *sqlitePragma, postgres: os.Getenv("DQS_TEST_POSTGRES_URL"), cpuProfile: *cpuProfile}
+	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "dqs-lineagebench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(nNodes, nEdges, layers int, seed uint64, queries, depth, maxNodes, maxEdges int) error {
+type config struct {
+	nodes, edges, layers int
+	seed                 uint64
+	queries, depth       int
+	maxNodes, maxEdges   int
+	batch                int
+	sqlite               bool
+	sqlQueries, sqlBatch int
+	sqlitePragma         string
+	postgres             string // URL of a server to measure too; empty: none
+	cpuProfile           string
+}
+
+// store is one store the queries run against.
+type store struct {
+	name    string // "" for the in-memory store, else a suffix of the labels
+	eng     *lineage.Engine
+	queries int
+	ok      bool // every judged row passed (true until one misses)
+}
+
+func run(cfg config) error {
 	ctx := context.Background()
 	const org = "bench-org"
 	fmt.Printf("lineage bench: %d nodes, %d edges, %d layers, seed %d, %d queries per kind, depth %d, GOMAXPROCS %d\n",
-		nNodes, nEdges, layers, seed, queries, depth, runtime.GOMAXPROCS(0))
-	fmt.Printf("limits: MaxNodes %d, MaxEdges %d, batch %d; load average at start: %s\n", maxNodes, maxEdges, lineage.DefaultBatch, loadavg())
-	fmt.Println("store: lineage.MemStore (in memory): this measures the engine's cost only;")
-	fmt.Println("       the SQL store (one indexed IN-list query per BFS level and per 500 ids) is to be measured separately")
+		cfg.nodes, cfg.edges, cfg.layers, cfg.seed, cfg.queries, cfg.depth, runtime.GOMAXPROCS(0))
+	fmt.Printf("limits: MaxNodes %d, MaxEdges %d, batch %d; load average at start: %s\n", cfg.maxNodes, cfg.maxEdges, cfg.batch, loadavg())
+	fmt.Println("store: lineage.MemStore (in memory): the engine's own cost;")
+	fmt.Printf("       models.Lineage on SQL (one indexed IN-list query per BFS level and per %d ids): rows marked with the database\n", cfg.batch)
 
 	t0 := time.Now()
-	store, ids, err := lineage.Synthesize(lineage.SynthConfig{Org: org, Nodes: nNodes, Edges: nEdges, Layers: layers, Seed: seed})
+	mem, ids, err := lineage.Synthesize(lineage.SynthConfig{Org: org, Nodes: cfg.nodes, Edges: cfg.edges, Layers: cfg.layers, Seed: cfg.seed})
 	if err != nil {
 		return err
 	}
 	runtime.GC()
 	fmt.Printf("graph built in %v; live heap after build %s\n", time.Since(t0).Round(time.Millisecond), mb(heapNow()))
 
-	stop, peak := sampleHeap()
-	rng := rand.New(rand.NewPCG(seed, 42))
-	pick := func() string { return ids[rng.IntN(len(ids))] }
-	eng := &lineage.Engine{Store: store, Limits: lineage.Limits{MaxNodes: maxNodes, MaxEdges: maxEdges}}
-	open := &lineage.Engine{Store: store, Limits: lineage.Limits{MaxNodes: nNodes + 1, MaxEdges: 2*nEdges + 1}}
+	limits := lineage.Limits{MaxNodes: cfg.maxNodes, MaxEdges: cfg.maxEdges, Batch: cfg.batch}
+	work := &counting{Store: mem}
+	stores := []*store{{eng: &lineage.Engine{Store: work, Limits: limits}, queries: cfg.queries, ok: true}}
+	var g lineage.Graph
+	if cfg.sqlite || cfg.postgres != "" {
+		g = mem.Graph(org)
+	}
+	sql, closeSQL, err := sqlStores(ctx, cfg, org, g, limits)
+	g = lineage.Graph{}
+	defer closeSQL()
+	if err != nil {
+		return err
+	}
+	stores = append(stores, sql...)
+	runtime.GC()
 
-	// Warm up the code paths and the allocator.
-	for range 20 {
-		if _, err := eng.Neighbourhood(ctx, org, pick(), lineage.DirBoth, depth); err != nil {
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
 			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	stop, peak := sampleHeap()
+	rng := rand.New(rand.NewPCG(cfg.seed, 42))
+	pick := func() string { return ids[rng.IntN(len(ids))] }
+	picks := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = pick()
+		}
+		return out
+	}
+	open := &lineage.Engine{Store: mem, Limits: lineage.Limits{MaxNodes: cfg.nodes + 1, MaxEdges: 2*cfg.edges + 1, Batch: cfg.batch}}
+
+	// Warm up the code paths, the allocator and the databases' caches.
+	for _, st := range stores {
+		for _, id := range picks(20) {
+			if _, err := st.eng.Neighbourhood(ctx, org, id, lineage.DirBoth, cfg.depth); err != nil {
+				return err
+			}
 		}
 	}
 
-	verdict := true
 	fmt.Printf("\n%-44s %9s %9s %9s %9s %9s %6s\n", "query", "p50", "p95", "max", "nodes", "max", "trunc")
-	nb := func(label string, e *lineage.Engine, dir lineage.Direction, judged bool, n int) error {
-		lat := make([]time.Duration, 0, n)
+	// nb times the neighbourhoods of qs and returns their sizes.
+	nb := func(label string, e *lineage.Engine, dir lineage.Direction, judged bool, qs []string) ([]int, bool, error) {
+		cw, _ := e.Store.(*counting)
+		var edgesRead, calls []int
+		lat := make([]time.Duration, 0, len(qs))
+		cpu := make([]time.Duration, 0, len(qs))
+		sizes := make([]int, 0, len(qs))
 		var sum, most, trunc int
-		cpu := make([]time.Duration, 0, n)
-		for range n {
-			id := pick()
+		for _, id := range qs {
+			if cw != nil {
+				cw.edges, cw.calls = 0, 0
+			}
 			c, t := cpuNow(), time.Now()
-			g, err := e.Neighbourhood(ctx, org, id, dir, depth)
+			g, err := e.Neighbourhood(ctx, org, id, dir, cfg.depth)
 			lat = append(lat, time.Since(t))
 			cpu = append(cpu, cpuNow()-c)
 			if err != nil {
-				return err
+				return nil, false, err
 			}
+			if cw != nil {
+				edgesRead, calls = append(edgesRead, cw.edges), append(calls, cw.calls)
+			}
+			sizes = append(sizes, len(g.Nodes))
 			sum += len(g.Nodes)
 			most = max(most, len(g.Nodes))
 			if g.Truncated {
 				trunc++
 			}
 		}
-		ok := line(label, lat, sum/n, most, trunc, judged)
+		ok := line(label, lat, sum/len(qs), most, trunc, judged)
 		slices.Sort(cpu)
 		fmt.Printf("  %-42s %9s %9s %9s\n", "process CPU per query", ms(cpu[len(cpu)/2]), ms(cpu[min(len(cpu)-1, len(cpu)*95/100)]), ms(cpu[len(cpu)-1]))
-		verdict = verdict && ok
-		return nil
+		if cw != nil {
+			// The same for every store: what a SQL store must answer.
+			fmt.Printf("  %-42s %9s %9s %9s\n", append([]any{"edges read from the store per query"}, quantiles(edgesRead)...)...)
+			fmt.Printf("  %-42s %9s %9s %9s\n", append([]any{"store calls (statements) per query"}, quantiles(calls)...)...)
+		}
+		return sizes, ok, nil
 	}
-	for _, c := range []struct {
-		dir    lineage.Direction
-		e      *lineage.Engine
-		suffix string
-		judged bool
-		n      int
-	}{
-		{lineage.DirBoth, eng, "", true, queries},
-		{lineage.DirDownstream, eng, "", true, queries},
-		{lineage.DirUpstream, eng, "", true, queries},
-		{lineage.DirBoth, open, " (no limits, info)", false, max(1, queries/10)},
-	} {
-		if err := nb(fmt.Sprintf("neighbourhood depth %d %s%s", depth, c.dir, c.suffix), c.e, c.dir, c.judged, c.n); err != nil {
-			return err
+	for _, dir := range []lineage.Direction{lineage.DirBoth, lineage.DirDownstream, lineage.DirUpstream} {
+		// The same nodes for every store, so the rows compare.
+		qs := picks(cfg.queries)
+		var want []int
+		for _, st := range stores {
+			label := fmt.Sprintf("neighbourhood depth %d %s", cfg.depth, dir)
+			if st.name != "" {
+				label += ", " + st.name
+			}
+			sizes, ok, err := nb(label, st.eng, dir, true, qs[:st.queries])
+			if err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			st.ok = st.ok && ok
+			if want == nil {
+				want = sizes
+			} else if !slices.Equal(sizes, want[:len(sizes)]) {
+				return fmt.Errorf("%s: the answers differ in size from the in-memory store's", label)
+			}
 		}
 	}
+	if _, _, err := nb(fmt.Sprintf("neighbourhood depth %d both (no limits, info)", cfg.depth), open, lineage.DirBoth, false, picks(max(1, cfg.queries/10))); err != nil {
+		return err
+	}
+	eng := stores[0].eng
 
 	for _, limit := range []int{1000, lineage.MaxDownstreamLimit} {
-		lat := make([]time.Duration, 0, queries)
+		lat := make([]time.Duration, 0, cfg.queries)
 		var sum, most, trunc int
-		for range queries {
+		for range cfg.queries {
 			starts := []string{pick(), pick(), pick()}
 			t := time.Now()
 			br, err := eng.Downstream(ctx, org, starts, limit)
@@ -141,43 +239,89 @@ func run(nNodes, nEdges, layers int, seed uint64, queries, depth, maxNodes, maxE
 				trunc++
 			}
 		}
-		line(fmt.Sprintf("blast radius of 3 nodes, limit %d", limit), lat, sum/queries, most, trunc, false)
+		line(fmt.Sprintf("blast radius of 3 nodes, limit %d", limit), lat, sum/cfg.queries, most, trunc, false)
 	}
 
-	lat := make([]time.Duration, 0, queries)
-	var cycles, dups, refused int
-	for range queries {
-		from, to := pick(), pick()
-		t := time.Now()
-		err := eng.CheckEdge(ctx, org, from, to)
-		lat = append(lat, time.Since(t))
-		var ce *lineage.CycleError
-		var de *lineage.DuplicateEdgeError
-		switch {
-		case err == nil:
-		case asCycle(err, &ce):
-			cycles++
-		case asDup(err, &de):
-			dups++
-		default:
-			refused++
+	pairs := picks(2 * cfg.queries)
+	for _, st := range stores {
+		// A SQL check that misses may walk a large part of the graph (up
+		// to Limits.MaxVisited nodes): half as many keep the run short.
+		n := st.queries
+		if st.name != "" {
+			n = max(1, n/2)
 		}
-	}
-	line(fmt.Sprintf("cycle check of a random edge (%d would cycle)", cycles), lat, 0, 0, 0, false)
-	if dups+refused > 0 {
-		fmt.Printf("  (%d duplicates, %d other refusals)\n", dups, refused)
+		lat := make([]time.Duration, 0, n)
+		var cycles, dups, refused int
+		for i := range n {
+			from, to := pairs[2*i], pairs[2*i+1]
+			t := time.Now()
+			err := st.eng.CheckEdge(ctx, org, from, to)
+			lat = append(lat, time.Since(t))
+			var ce *lineage.CycleError
+			var de *lineage.DuplicateEdgeError
+			switch {
+			case err == nil:
+			case asCycle(err, &ce):
+				cycles++
+			case asDup(err, &de):
+				dups++
+			default:
+				refused++
+			}
+		}
+		label := fmt.Sprintf("cycle check of a random edge (%d would cycle)", cycles)
+		if st.name != "" {
+			label = fmt.Sprintf("cycle check, %s (%d would cycle)", st.name, cycles)
+		}
+		line(label, lat, 0, 0, 0, false)
+		if dups+refused > 0 {
+			fmt.Printf("  (%d duplicates, %d other refusals)\n", dups, refused)
+		}
 	}
 
 	stop()
 	fmt.Printf("\npeak heap during the queries: %s (the graph itself: see above)\n", mb(peak()))
 	fmt.Printf("load average at end: %s (%d CPUs): wall-clock latency includes waiting for the CPU\n", loadavg(), runtime.NumCPU())
-	fmt.Println("when the load is above the CPU count; the process-CPU rows show the work itself (GC included).")
-	if verdict {
-		fmt.Printf("PASS: every depth-%d neighbourhood kind has p95 and max under %v (in-memory store)\n", depth, target)
-	} else {
-		fmt.Printf("MISS: a depth-%d neighbourhood kind is at or above %v at p95 or max (in-memory store)\n", depth, target)
+	fmt.Println("when the load is above the CPU count; the process-CPU rows show the work itself (GC included;")
+	fmt.Println("SQLite runs in the process, PostgreSQL's own CPU is not counted).")
+	for _, st := range stores {
+		where := "in-memory store"
+		if st.name != "" {
+			where = "models.Lineage on " + st.name
+		}
+		if st.ok {
+			fmt.Printf("PASS: every depth-%d neighbourhood kind has p95 and max under %v (%s)\n", cfg.depth, target, where)
+		} else {
+			fmt.Printf("MISS: a depth-%d neighbourhood kind is at or above %v at p95 or max (%s)\n", cfg.depth, target, where)
+		}
 	}
 	return nil
+}
+
+// counting is a Store that counts the edges it answers and the calls made
+// to it, between two resets (one neighbourhood). Not safe for concurrent
+// use: the bench runs one query at a time.
+type counting struct {
+	lineage.Store
+	edges, calls int
+}
+
+func (c *counting) Neighbours(ctx context.Context, orgID string, ids []string, dir lineage.Direction) ([]lineage.Edge, error) {
+	es, err := c.Store.Neighbours(ctx, orgID, ids, dir)
+	c.edges += len(es)
+	c.calls++
+	return es, err
+}
+
+func (c *counting) Nodes(ctx context.Context, orgID string, ids []string) ([]lineage.Node, error) {
+	c.calls++
+	return c.Store.Nodes(ctx, orgID, ids)
+}
+
+// quantiles formats the p50, p95 and max of counts.
+func quantiles(counts []int) []any {
+	slices.Sort(counts)
+	return []any{fmt.Sprint(counts[len(counts)/2]), fmt.Sprint(counts[min(len(counts)-1, len(counts)*95/100)]), fmt.Sprint(counts[len(counts)-1])}
 }
 
 // line prints one row and reports whether p95 and max are under target.
