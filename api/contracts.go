@@ -128,6 +128,15 @@ func (r contractRequest) input() (contractsvc.Input, error) {
 	return in, nil
 }
 
+// bindContract reads the body of a contract's create or update.
+func bindContract(c *gin.Context) (contractsvc.Input, error) {
+	var req contractRequest
+	if err := bindJSON(c, &req); err != nil {
+		return contractsvc.Input{}, err
+	}
+	return req.input()
+}
+
 // contractID reads the contract id of the path; one that is not a
 // positive number is 404.
 func contractID(c *gin.Context) (int64, error) {
@@ -141,11 +150,7 @@ func contractID(c *gin.Context) (int64, error) {
 // createContract adds a contract to a table of a source (member, scope
 // write).
 func (s *Server) createContract(c *gin.Context) error {
-	var req contractRequest
-	if err := bindJSON(c, &req); err != nil {
-		return err
-	}
-	in, err := req.input()
+	in, err := bindContract(c)
 	if err != nil {
 		return err
 	}
@@ -208,11 +213,7 @@ func (s *Server) updateContract(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var req contractRequest
-	if err := bindJSON(c, &req); err != nil {
-		return err
-	}
-	in, err := req.input()
+	in, err := bindContract(c)
 	if err != nil {
 		return err
 	}
