@@ -229,9 +229,9 @@ func TestDataContracts(t *testing.T) {
 	if r := env.DoHeaders("POST", fmt.Sprintf("/api/v1/contracts/import?source_id=%v", srcID), user.Access, "just: [text", yaml); r.Status != 400 {
 		t.Fatalf("import of a broken document = %d %s", r.Status, r.Raw)
 	}
-	huge := ordersODCS + "# " + strings.Repeat("x", 1<<20) + "\n"
+	huge := ordersODCS + "# " + strings.Repeat("x", 256<<10) + "\n"
 	if r := env.DoHeaders("POST", fmt.Sprintf("/api/v1/contracts/import?source_id=%v", srcID), user.Access, huge, yaml); r.Status != 413 {
-		t.Fatalf("import of a document over 1 MiB = %d %s", r.Status, r.Raw)
+		t.Fatalf("import of a document over 256 KiB = %d %s", r.Status, r.Raw)
 	}
 	if r := env.DoHeaders("POST", fmt.Sprintf("/api/v1/contracts/import?source_id=%v", srcID), other.Access, ordersODCS, yaml); r.Status != 404 {
 		t.Fatalf("import into another organisation's source = %d %s", r.Status, r.Raw)

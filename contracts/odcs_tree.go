@@ -14,14 +14,16 @@ import (
 
 // Bounds of an ODCS document.
 const (
-	// MaxODCSBytes bounds the document Import reads.
-	MaxODCSBytes = 1 << 20
+	// MaxODCSBytes bounds the document Import reads. A contract of a
+	// table is a few KiB; parsing takes about 150 times the document's
+	// size in memory, so the bound keeps one import near 40 MB.
+	MaxODCSBytes = 256 << 10
 	// MaxODCSDepth bounds the nesting of mappings and lists. ODCS nests
 	// properties in properties, so the bound is generous but finite.
 	MaxODCSDepth = 64
 	// maxODCSNodes bounds the values of a document (the input bound
 	// already does; this keeps a hostile flow style from going further).
-	maxODCSNodes = 200_000
+	maxODCSNodes = 100_000
 )
 
 // kinds of a tree node.

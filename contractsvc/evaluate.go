@@ -35,7 +35,21 @@ func (s *Service) Evaluate(ctx context.Context, orgID string, id int64) (*Evalua
 	if err != nil {
 		return nil, err
 	}
-	return s.evaluate(ctx, src, c, scanID)
+	points, err := s.points(ctx, orgID, scanID, c.TableName)
+	if err != nil {
+		return nil, err
+	}
+	// Read on demand, a violation is published when its alert is new
+	// only: a client polling the evaluation must not resend the message.
+	return s.evaluate(ctx, src, c, scanID, points, false)
+}
+
+// points are the values scan scanID recorded for table (none for "").
+func (s *Service) points(ctx context.Context, orgID, scanID, table string) ([]models.MetricPoint, error) {
+	if scanID == "" {
+		return nil, nil
+	}
+	return s.Stores.MetricPoints.ByScanTable(ctx, orgID, scanID, table)
 }
 
 // EvaluateScan evaluates, after scan scanID completed, the enabled
@@ -63,28 +77,30 @@ func (s *Service) EvaluateScan(ctx context.Context, orgID, scanID string) ([]*Ev
 		if err != nil {
 			return out, err
 		}
-		ev, err := s.evaluate(ctx, src, c, scanID)
+		points, err := s.points(ctx, orgID, scanID, c.TableName)
 		if err != nil {
 			return out, err
 		}
-		if ev.ScanID != nil { // the scan measured the contract's table
-			out = append(out, ev)
+		if len(points) == 0 {
+			continue // the scan did not measure the contract's table
 		}
+		// A retried activity publishes again: the first attempt may have
+		// raised the alert and failed to publish; the event's id delivers
+		// it once.
+		ev, err := s.evaluate(ctx, src, c, scanID, points, true)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ev)
 	}
 	return out, nil
 }
 
-// evaluate checks contract c of source src against the results scan
-// scanID recorded for its table ("" or a scan that did not measure it:
-// every rule skipped), records the evaluation and raises the violation.
-func (s *Service) evaluate(ctx context.Context, src *models.Source, c *Contract, scanID string) (*Evaluation, error) {
-	var points []models.MetricPoint
-	if scanID != "" {
-		var err error
-		if points, err = s.Stores.MetricPoints.ByScanTable(ctx, src.OrgID, scanID, c.TableName); err != nil {
-			return nil, err
-		}
-	}
+// evaluate checks contract c of source src against points, the results
+// scan scanID recorded for its table (none: every rule skipped), records
+// the evaluation and, for an enabled contract, raises the violation
+// (republish: publish its event even when the alert existed).
+func (s *Service) evaluate(ctx context.Context, src *models.Source, c *Contract, scanID string, points []models.MetricPoint, republish bool) (*Evaluation, error) {
 	metrics := contracts.NewMetrics()
 	for _, p := range points {
 		metrics.Set(p.ColumnName, p.Metric, p.Value)
@@ -95,8 +111,9 @@ func (s *Service) evaluate(ctx context.Context, src *models.Source, c *Contract,
 	if len(points) > 0 {
 		ev.ScanID = &scanID
 	}
-	if res.Failed > 0 {
-		if err := s.raise(ctx, src, c, scanID, res, ev); err != nil {
+	// A disabled contract is paused: it answers, and raises nothing.
+	if res.Failed > 0 && c.Enabled {
+		if err := s.raise(ctx, src, c, scanID, res, ev, republish); err != nil {
 			return nil, err
 		}
 	}
@@ -117,11 +134,11 @@ func AlertKey(id int64, scanID string) string {
 }
 
 // raise stores the violation's alert (once per contract and scan), lists
-// what the table feeds, and publishes the webhook event. The event is
-// published on every evaluation of the scan, not only when the alert is
-// new: a retry after a failed publish must still send it, and its id (the
-// alert's key) delivers it once.
-func (s *Service) raise(ctx context.Context, src *models.Source, c *Contract, scanID string, res contracts.Evaluation, ev *Evaluation) error {
+// what the table feeds, and publishes the webhook event when the alert is
+// new or when republish says so (a retried activity, whose first attempt
+// may have raised the alert and failed to publish; the event's id, the
+// alert's key, delivers it once).
+func (s *Service) raise(ctx context.Context, src *models.Source, c *Contract, scanID string, res contracts.Evaluation, ev *Evaluation, republish bool) error {
 	if s.Affected != nil {
 		affected, err := s.Affected(ctx, src.OrgID, src.ID, c.TableName)
 		if err != nil {
@@ -134,11 +151,12 @@ func (s *Service) raise(ctx context.Context, src *models.Source, c *Contract, sc
 	sourceID := src.ID
 	alert := &models.Alert{DedupKey: AlertKey(c.ID, scanID), Severity: res.WorstSeverity(), Type: models.AlertContractViolation,
 		Message: Message(src.Name, c, res, ev.Affected), SourceID: &sourceID, CreatedAt: ev.EvaluatedAt}
-	if _, err := s.Stores.Alerts.Raise(ctx, src.OrgID, alert); err != nil {
+	created, err := s.Stores.Alerts.Raise(ctx, src.OrgID, alert)
+	if err != nil {
 		return err
 	}
 	ev.AlertID = &alert.ID
-	if s.Events == nil {
+	if s.Events == nil || (!created && !republish) {
 		return nil
 	}
 	return s.Events.Publish(ctx, events.Event{ID: alert.DedupKey, Type: events.ContractViolation, OrgID: src.OrgID,

@@ -30,6 +30,11 @@ type Imported struct {
 	Notes    []contracts.Note
 }
 
+// importSlots bounds the documents parsed at once in a process: parsing
+// takes about 150 times a document's size (contracts.MaxODCSBytes) in
+// memory, and an import is a write any member can send.
+var importSlots = make(chan struct{}, 2)
+
 // Import creates a contract from the quality section of an ODCS v3
 // document (contracts.Import). Items DQS cannot evaluate, including rules
 // on a column the latest scan of the table did not see, are listed as
@@ -40,7 +45,13 @@ func (s *Service) Import(ctx context.Context, orgID, userID string, in ImportInp
 	if _, err := s.Stores.Sources.Get(ctx, orgID, in.SourceID); err != nil {
 		return nil, err
 	}
+	select {
+	case importSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	doc, err := contracts.Import(in.Document, in.Table)
+	<-importSlots
 	switch {
 	case errors.Is(err, contracts.ErrTooLarge):
 		return nil, errs.PayloadTooLarge("%s", err.Error())

@@ -167,8 +167,13 @@ func (s *Service) apply(ctx context.Context, orgID string, m *models.Contract, i
 		return invalid(err)
 	}
 	rules = contracts.Normalize(rules)
-	if err := s.checkColumns(ctx, orgID, m.SourceID, m.TableName, rules); err != nil {
-		return err
+	// Columns are checked when the rules or their table are set, not on
+	// every edit: a contract whose column was dropped since must still be
+	// renamed or disabled.
+	if in.Rules != nil || in.TableName != nil {
+		if err := s.checkColumns(ctx, orgID, m.SourceID, m.TableName, rules); err != nil {
+			return err
+		}
 	}
 	raw, err := json.Marshal(rules)
 	if err != nil {

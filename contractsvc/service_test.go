@@ -167,6 +167,38 @@ func TestEvaluateScan(t *testing.T) {
 		if n := len(f.violations(t)); n != 1 {
 			t.Fatalf("%d alerts after a healthy scan, want still 1", n)
 		}
+		// The contracts of tables the scans did not measure were left
+		// alone: no evaluation recorded.
+		list, _, err := f.svc.List(ctx, f.org, models.ContractFilter{Table: "customers"}, models.Page{Limit: 10})
+		if err != nil || len(list) != 1 || list[0].Last != nil {
+			t.Fatalf("contract of an unmeasured table = %+v, %v; want no evaluation", list, err)
+		}
+	})
+}
+
+// TestEvaluateOnDemand: read on demand, a violation raises its alert and
+// publishes its event once however often it is read; a disabled contract
+// answers and raises nothing.
+func TestEvaluateOnDemand(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		orders := f.contract(t, "orders promise", "orders", true)
+		paused := f.contract(t, "paused", "orders", false)
+		f.scan(t, 0, 500, 0.8)
+		for range 3 {
+			ev, err := f.svc.Evaluate(ctx, f.org, orders.ID)
+			if err != nil || ev.Failed != 2 || ev.AlertID == nil {
+				t.Fatalf("evaluation = %+v, %v", ev, err)
+			}
+		}
+		if len(f.events.got) != 1 {
+			t.Fatalf("%d events after three reads, want 1", len(f.events.got))
+		}
+		ev, err := f.svc.Evaluate(ctx, f.org, paused.ID)
+		if err != nil || ev.Failed != 2 || ev.AlertID != nil || len(f.violations(t)) != 1 {
+			t.Fatalf("disabled contract's evaluation = %+v, %v; want failed rules and no alert", ev, err)
+		}
 	})
 }
 
@@ -200,6 +232,11 @@ func TestContractChecks(t *testing.T) {
 		}
 		if ev, err := f.svc.Evaluate(ctx, f.org, c.ID); err != nil || ev.Passed || ev.Skipped != 1 || ev.AlertID != nil {
 			t.Fatalf("evaluation with the rule's column gone = %+v, %v; want skipped, not passed", ev, err)
+		}
+		// Its column gone, the contract can still be renamed and disabled.
+		off, renamed := false, "c2"
+		if got, err := f.svc.Update(ctx, f.org, c.ID, Input{Name: &renamed, Enabled: &off}); err != nil || got.Enabled || got.Name != "c2" {
+			t.Fatalf("disabling a contract whose column is gone = %+v, %v", got, err)
 		}
 	})
 }

@@ -85,12 +85,17 @@ func (s *Service) DeleteEdge(ctx context.Context, orgID, id string) error {
 // nodes it feeds, nearest first, at most BlastLimit. A table that has no
 // node yet feeds nothing.
 func (s *Service) TableDownstream(ctx context.Context, orgID string, sourceID int64, table string) (*lineage.BlastRadius, error) {
+	none := &lineage.BlastRadius{Nodes: []lineage.Reached{}}
 	n, err := s.Stores.Lineage.TableNode(ctx, orgID, sourceID, table)
 	if errors.Is(err, errs.ErrNotFound) {
-		return &lineage.BlastRadius{Nodes: []lineage.Reached{}}, nil
+		return none, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.engine().Downstream(ctx, orgID, []string{n.ID}, BlastLimit)
+	br, err := s.engine().Downstream(ctx, orgID, []string{n.ID}, BlastLimit)
+	if errors.Is(err, errs.ErrNotFound) { // the node went meanwhile, with its source
+		return none, nil
+	}
+	return br, err
 }

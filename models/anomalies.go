@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/dqs/dqs/errs"
 )
@@ -95,14 +96,28 @@ func (s Alerts) Raise(ctx context.Context, orgID string, a *Alert) (created bool
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
 			return err
 		}
-		a.ID, a.OrgID = 0, orgID
-		if a.CreatedAt.IsZero() {
-			a.CreatedAt = time.Now()
+		fresh := *a
+		fresh.ID, fresh.OrgID = 0, orgID
+		if fresh.CreatedAt.IsZero() {
+			fresh.CreatedAt = time.Now()
 		}
-		a.CreatedAt = dbTime(a.CreatedAt)
-		a.AcknowledgedAt, a.AcknowledgedBy = nil, ""
-		created = true
-		return s.db.conn(ctx).Create(a).Error
+		fresh.CreatedAt = dbTime(fresh.CreatedAt)
+		fresh.AcknowledgedAt, fresh.AcknowledgedBy = nil, ""
+		// Two raisers racing (two evaluations of a contract at once): the
+		// loser's insert does nothing, rather than failing its transaction
+		// on PostgreSQL, and it reads the winner's alert.
+		res := s.db.conn(ctx).Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "org_id"}, {Name: "dedup_key"}},
+			DoNothing: true,
+		}).Create(&fresh)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 1 {
+			*a, created = fresh, true
+			return nil
+		}
+		return s.db.conn(ctx).Where("org_id = ? AND dedup_key = ?", orgID, a.DedupKey).Take(a).Error
 	})
 	return created, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"gorm.io/gorm"
 
@@ -39,7 +40,11 @@ func (d *DB) linkTable(ctx context.Context, src *Source, table string) error {
 	if err != nil {
 		return err
 	}
-	to, err := Lineage{d}.EnsureNode(ctx, src.OrgID, lineage.TypeTable, TableRef(src.ID, table), table)
+	name := table
+	if strings.TrimSpace(name) == "" { // an object key of blanks: named by its ref
+		name = TableRef(src.ID, table)
+	}
+	to, err := Lineage{d}.EnsureNode(ctx, src.OrgID, lineage.TypeTable, TableRef(src.ID, table), name)
 	if err != nil {
 		return err
 	}

@@ -412,7 +412,8 @@ func (s Lineage) Import(ctx context.Context, orgID string, g lineage.Graph, batc
 }
 
 // Graph returns organisation orgID's graph: at most maxNodes nodes, by
-// type then name (byte order on both databases) then id, and at most
+// type (sources, tables, pipelines, reports, files) then name (byte order
+// on both databases) then id, and at most
 // maxEdges of the edges between them, by creation then id; truncated when
 // a node or an edge was left out. The edges are read as the returned
 // nodes' out-edges, on the (org, source) index, so they always match the
@@ -421,9 +422,12 @@ func (s Lineage) Import(ctx context.Context, orgID string, g lineage.Graph, batc
 func (s Lineage) Graph(ctx context.Context, orgID string, maxNodes, maxEdges int) (lineage.Graph, bool, error) {
 	maxNodes, maxEdges = max(maxNodes, 0), max(maxEdges, 0)
 	g := lineage.Graph{Nodes: []lineage.Node{}, Edges: []lineage.Edge{}}
-	order := "type, name, id"
+	// Sources and their tables first, then pipelines, reports and files:
+	// a cut graph keeps the warehouse's shape rather than the many uploads.
+	const byType = "CASE type WHEN 'source' THEN 0 WHEN 'table' THEN 1 WHEN 'pipeline' THEN 2 WHEN 'report' THEN 3 ELSE 4 END"
+	order := byType + ", name, id"
 	if s.db.Dialect == Postgres {
-		order = `type, name COLLATE "C", id`
+		order = byType + `, name COLLATE "C", id`
 	}
 	err := s.scanNodes(ctx, &g.Nodes, "SELECT id, type, name, ref_id FROM lineage_nodes WHERE org_id = ? ORDER BY "+order+" LIMIT ?",
 		orgID, maxNodes+1)

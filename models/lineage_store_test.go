@@ -591,7 +591,8 @@ func TestLineageAddEdgeRace(t *testing.T) {
 	})
 }
 
-// TestLineageGraph: the whole graph in a stable order (nodes by type, name
+// TestLineageGraph: the whole graph in a stable order (nodes by type, sources
+// and tables first, name
 // in byte order, id; edges by creation, id), cut to at most maxNodes nodes
 // and maxEdges edges, edges only between the nodes returned, truncated
 // exactly when something was left out.
@@ -608,8 +609,8 @@ func TestLineageGraph(t *testing.T) {
 			{lineage.TypeReport, "m"}, {lineage.TypePipeline, "p"}} {
 			nodes[spec.name] = lineageNode(t, s, org.ID, spec.t, spec.name)
 		}
-		// Byte order puts "B" before "a"; type order is the strings'.
-		wantOrder := []string{"p", "m", "z", "B", "a", "b"}
+		// Sources, tables, pipelines, reports; byte order puts "B" before "a".
+		wantOrder := []string{"z", "B", "a", "b", "p", "m"}
 		t0 := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
 		var made []lineage.Edge
 		for i, e := range []struct {
@@ -644,9 +645,9 @@ func TestLineageGraph(t *testing.T) {
 			{100, 100, wantOrder, wantEdges, false},
 			{6, 5, wantOrder, wantEdges, false},
 			{6, 4, wantOrder, wantEdges[:4], true},
-			{5, 100, wantOrder[:5], []lineage.Edge{made[3], made[1], made[2], made[0]}, true},
-			{4, 1, wantOrder[:4], []lineage.Edge{made[3]}, true},
-			{2, 100, wantOrder[:2], []lineage.Edge{made[2]}, true},
+			{5, 100, wantOrder[:5], []lineage.Edge{made[1], made[4], made[0]}, true},
+			{4, 1, wantOrder[:4], []lineage.Edge{made[1]}, true},
+			{2, 100, wantOrder[:2], []lineage.Edge{made[0]}, true},
 			{0, 0, nil, nil, true},
 		} {
 			g, truncated, err := s.Lineage.Graph(ctx, org.ID, c.maxNodes, c.maxEdges)

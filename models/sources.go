@@ -360,6 +360,12 @@ func (s Sources) Update(ctx context.Context, orgID string, id int64, fields Sour
 // metric points.
 func (s Sources) Delete(ctx context.Context, orgID string, id int64) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		// The organisation's lock first, as every other writer takes it
+		// before a source's (Scans.Create, the lineage graph's edits), or
+		// two of them would wait for each other.
+		if err := s.db.lockOrg(ctx, orgID); err != nil {
+			return err
+		}
 		c := s.db.conn(ctx)
 		res := c.Where("org_id = ? AND id = ?", orgID, id).Delete(&Source{})
 		if res.Error != nil {
