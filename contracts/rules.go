@@ -44,8 +44,9 @@ const (
 	MaxRules = 200
 	// MaxNameLen bounds a contract's name, in bytes.
 	MaxNameLen = 200
-	// MaxIdentifierLen bounds a table or column name, in bytes.
-	MaxIdentifierLen = 256
+	// MaxIdentifierLen bounds a table or column name, in bytes: what a
+	// scan records (an object's key, a BigQuery name, up to 1024).
+	MaxIdentifierLen = 1024
 )
 
 // Rule is one check of a contract: Metric of Column ("" for the table's

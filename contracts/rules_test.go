@@ -59,7 +59,7 @@ func TestValidateNamesTheBadField(t *testing.T) {
 		{"metric case", func(r *Rule) { r.Metric = "NULL_RATE" }, "metric", "unknown metric"},
 		{"column metric without column", func(r *Rule) { r.Column = "" }, "column", "needs a column"},
 		{"blank column", func(r *Rule) { r.Column = "  " }, "column", "required"},
-		{"long column", func(r *Rule) { r.Column = strings.Repeat("x", MaxIdentifierLen+1) }, "column", "at most 256 bytes"},
+		{"long column", func(r *Rule) { r.Column = strings.Repeat("x", MaxIdentifierLen+1) }, "column", "at most 1024 bytes"},
 		{"control in column", func(r *Rule) { r.Column = "a\nb" }, "column", "control characters"},
 		{"bad utf-8 column", func(r *Rule) { r.Column = "a\xffb" }, "column", "UTF-8"},
 		{"table metric with column", func(r *Rule) { r.Metric, r.Threshold = "row_count", 5 }, "column", "takes no column"},

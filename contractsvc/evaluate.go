@@ -121,7 +121,7 @@ func (s *Service) evaluate(ctx context.Context, src *models.Source, c *Contract,
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Stores.Contracts.RecordEvaluation(ctx, src.OrgID, c.ID, string(raw), ev.EvaluatedAt); err != nil {
+	if err := s.Stores.Contracts.RecordEvaluation(ctx, src.OrgID, &c.Contract, string(raw), ev.EvaluatedAt); err != nil {
 		return nil, err
 	}
 	return ev, nil

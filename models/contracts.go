@@ -134,13 +134,16 @@ func (s Contracts) Update(ctx context.Context, orgID string, c *Contract) error 
 	})
 }
 
-// RecordEvaluation stores the JSON of contract id's latest evaluation,
-// made at at, unless a later one is stored already (two evaluations
-// finishing out of order keep the later).
-func (s Contracts) RecordEvaluation(ctx context.Context, orgID string, id int64, evaluation string, at time.Time) error {
+// RecordEvaluation stores the JSON of the latest evaluation of contract
+// c (its table and rules as evaluated), made at at, unless a later one is
+// stored already (two evaluations finishing out of order keep the later)
+// or the contract's table or rules changed meanwhile (the evaluation is of
+// rules it no longer has).
+func (s Contracts) RecordEvaluation(ctx context.Context, orgID string, c *Contract, evaluation string, at time.Time) error {
 	at = dbTime(at)
 	return s.db.conn(ctx).Model(&Contract{}).
-		Where("org_id = ? AND id = ? AND (last_evaluated_at IS NULL OR last_evaluated_at <= ?)", orgID, id, at).
+		Where("org_id = ? AND id = ? AND table_name = ? AND rules = ? AND (last_evaluated_at IS NULL OR last_evaluated_at <= ?)",
+			orgID, c.ID, c.TableName, c.Rules, at).
 		UpdateColumns(map[string]any{"last_evaluation": evaluation, "last_evaluated_at": at}).Error
 }
 
