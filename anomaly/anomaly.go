@@ -9,19 +9,30 @@
 // deviation, which sees structure a MAD overlooks), so one past outlier
 // moves neither. Values once flagged stay out of later baselines (a repeat
 // of the same failure is flagged again) unless a user marked them
-// expected; a run of flagged values at a consistent new level becomes the
-// new normal after AdaptAfter scans, so a deliberate change does not alert
-// for ever, and a return to the old level while the new one is young is
-// no anomaly. A floor on the
-// spread, by the metric's scale (a share's sampling noise over the
-// table's rows, a count's Poisson noise), keeps flat series from alerting
-// on noise. Counts (row_count, distinct_count) follow their trend, since
-// tables grow; levels do when it carries them across weeks; shares never,
-// so a slow decay of conformance is an anomaly, not a trend. Once a series
-// spans two weeks (two days for one scanned more than four times a day), a
-// weekly (daily) pattern is used when values a period apart differ much
-// less than consecutive ones; before that, a value like the same weekday's
-// a week earlier is its second sighting, not an anomaly.
+// expected; a run of AdaptAfter values at a consistent new level becomes
+// the new normal, so a deliberate change does not alert for ever, and a
+// return to the old level while the new one is young is no anomaly. A
+// floor on the spread, by the metric's scale (a share's sampling noise
+// over the table's rows, a count's Poisson noise, half the resolution a
+// level is recorded at), keeps flat series from alerting on noise. Counts
+// (row_count, distinct_count) follow their trend, since tables grow;
+// levels do when it carries them across weeks; shares never, so a slow
+// decay of conformance is an anomaly, not a trend.
+//
+// A count or a level whose deviations from that baseline persist from one
+// value to the next (lag-1 autocorrelation beyond what noise gives: a
+// random walk, the weather, a smooth curve) is judged against where it
+// just was, an AR(1) forecast from its last trained value with the spread
+// of such forecasts; when its last value was flagged, a value that the
+// forecast from that one explains is no new anomaly (the series moved, and
+// the move was flagged once). Once a series spans two weeks (two days for
+// one scanned more than four times a day), a weekly (daily) pattern is
+// used when values a period apart differ much less than consecutive ones;
+// before that, a value like the same weekday's a week earlier, which was
+// as far from the baseline, is its second sighting, not an anomaly. A
+// baseline learnt from fewer than Window values has its band widened by
+// Student's t (a share's is not: its noise is known, and a slow decay must
+// be caught early).
 //
 // A series is silent until it has WarmUp points. docs/decisions.md
 // "Anomaly detection" has the thresholds and the evaluation.
@@ -132,10 +143,12 @@ type Options struct {
 // Baseline is what a value was compared with.
 type Baseline struct {
 	// Center is the expected value: the window's median, or its trend's
-	// or its weekly pattern's value at the point's time.
+	// or its weekly pattern's value at the point's time, or (for a series
+	// that follows its last value) the forecast from its last value.
 	Center float64 `json:"center"`
 	// Spread is the robust standard deviation used (1.4826 MAD of the
-	// residuals, or the floor when that is smaller).
+	// residuals or of the forecasts' errors, widened for a short window,
+	// or the floor when that is smaller).
 	Spread float64 `json:"spread"`
 	Mean   float64 `json:"mean"`
 	StdDev float64 `json:"stddev"`

@@ -13,8 +13,11 @@ const (
 	// Window is the number of past values a baseline reads: six weeks of
 	// daily scans.
 	Window = 42
-	// AdaptAfter is the number of consecutive flagged values, all on one
-	// side of their baseline, after which they are the series' new normal.
+	// AdaptAfter is the number of consecutive values on one side of where
+	// the series was before them, the first of them flagged, after which
+	// they are the series' new normal: flagged values, and the values of a
+	// series that follows its last value that stayed where it moved (see
+	// regimeStart).
 	AdaptAfter = 3
 	// lookback bounds the history read for one judgement, so that a
 	// judgement costs the same however long the series: six weeks of
@@ -32,6 +35,10 @@ const (
 	// level, latest first: a series that had this many runs that were no
 	// level shift has no usable one.
 	maxRunChecks = 8
+	// runReference is how many trained values before a run of flagged
+	// ones say where the series was: a run on one side of their median is
+	// a new level.
+	runReference = 3
 	// sdShare is the share of the window's standard deviation the spread
 	// is at least.
 	sdShare = 0.9
@@ -47,8 +54,13 @@ const (
 	// seasonalShift is how many of its spreads a weekday's level must be
 	// from the plain baseline's to be a level of its own.
 	seasonalShift = 3
+	// day and week are the periods of the patterns looked for.
+	day  = 24 * time.Hour
+	week = 7 * day
 	// madToSD turns a MAD into a standard deviation for normal noise.
 	madToSD = 1.4826
+	// meanAbsToSD turns a mean absolute deviation into one (√(π/2)).
+	meanAbsToSD = 1.2533
 )
 
 // Evaluate judges current against history, the series' earlier points,
@@ -80,13 +92,21 @@ func Evaluate(history []Point, current Point, opt Options) Verdict {
 	// A pattern is learnt from the whole history, not only the regime: a
 	// daily cycle's rises, flagged before the cycle was seen, would
 	// otherwise start a new regime each day and hide the cycle for ever.
-	b := baseline(regime, unconfirmed(history), current.At, opt)
+	var since time.Time // when the new level began; zero for none
+	if start > 0 {
+		since = history[start].At
+	}
 	young := len(prior) >= WarmUp && len(regime) < 2*WarmUp
+	widen := k // a short window's spread is less certain (shortWindow)
+	if young {
+		widen = 0 // it borrows the old level's instead
+	}
+	b, f := baseline(regime, unconfirmed(history), since, current.At, widen, opt)
 	var old Baseline
 	if young {
 		// A new level learnt from a few values borrows the old level's
 		// noise until it has its own.
-		old = baseline(prior, unconfirmed(history[:start]), current.At, opt)
+		old, _ = baseline(prior, unconfirmed(history[:start]), time.Time{}, current.At, k, opt)
 		b.Spread = max(b.Spread, old.Spread)
 	}
 	v.Baseline = b
@@ -96,10 +116,21 @@ func Evaluate(history []Point, current Point, opt Options) Verdict {
 		v.Change = (current.Value - b.Center) / math.Abs(b.Center)
 	}
 	v.Anomalous = math.Abs(v.Score) >= k
-	if v.Anomalous && !b.Seasonal && likeLastWeek(regime, current, k*b.Spread) {
+	if v.Anomalous && !b.Seasonal && !f.persists && likeLastWeek(regime, current, b.Center, k*b.Spread) {
 		// Before a weekly pattern can be learnt (two weeks), a value like
-		// the same weekday's a week or two before is its second
-		// sighting, not an anomaly: the second weekend of a new series.
+		// the same weekday's a week or two before, which was as far from
+		// the baseline, is its second sighting, not an anomaly: the second
+		// weekend of a new series. (A series that follows its last value
+		// has no level for a weekday to depart from: a week ago it was
+		// elsewhere.)
+		v.Anomalous = false
+	}
+	if v.Anomalous && !math.IsNaN(f.moved) && math.Abs(current.Value-f.moved) < k*b.Spread {
+		// A series that follows its last value, whose last value was
+		// flagged: read as a move rather than an outlier, it forecasts
+		// this value. An anomaly is what neither reading explains; the
+		// move was flagged once, and the level it moved to is no new
+		// anomaly.
 		v.Anomalous = false
 	}
 	if v.Anomalous && young && math.Abs(current.Value-old.Center) < k*old.Spread {
@@ -128,9 +159,10 @@ func Replay(series []Point, opt Options) []Verdict {
 
 // likeLastWeek reports whether current is within tol of the median of the
 // trainable values one or two weeks before it (at the same time of the
-// week, give or take half the series' cadence, at most twelve hours).
-func likeLastWeek(points []Point, current Point, tol float64) bool {
-	const week = 7 * 24 * time.Hour
+// week, give or take half the series' cadence, at most twelve hours), and
+// that median at least tol from center: a sighting of the same departure.
+// (An ordinary value a week before says nothing of a pattern.)
+func likeLastWeek(points []Point, current Point, center, tol float64) bool {
 	slack := min(cadence(points)/2, 12*time.Hour)
 	var same []float64
 	for _, p := range points {
@@ -141,7 +173,11 @@ func likeLastWeek(points []Point, current Point, tol float64) bool {
 			}
 		}
 	}
-	return len(same) > 0 && math.Abs(current.Value-median(same)) < tol
+	if len(same) == 0 {
+		return false
+	}
+	m := median(same)
+	return math.Abs(current.Value-m) < tol && math.Abs(m-center) >= tol
 }
 
 // trainingSets splits history into the values the baseline learns from
@@ -168,9 +204,16 @@ func trainingSets(history []Point, start int) (regime, prior []Point) {
 }
 
 // regimeStart is the index where the latest new level began: the first
-// value of the latest run of AdaptAfter or more consecutive flagged values
-// all on one side of the median of the trainable values before it (among
-// the last maxRunChecks such runs); 0 when there is none.
+// value of the latest run of AdaptAfter or more values that stayed on one
+// side of where the series was just before it (the median of the last
+// runReference trainable values: the median of the whole window is no
+// reference for a series that trends or wanders, whose sudden fall may
+// start above it), among the last maxRunChecks such runs; 0 when there is
+// none. A run is consecutive flagged values, all on one side, and the
+// trained values right after them that are at least half the first one's
+// step from where the series was, on its side (a series that follows its
+// last value is not flagged again for staying where it moved: see
+// Evaluate).
 func regimeStart(history []Point) int {
 	checked := 0
 	for end := len(history); end > 0 && checked < maxRunChecks; {
@@ -185,15 +228,33 @@ func regimeStart(history []Point) int {
 		for j > 0 && history[j-1].State == Flagged {
 			j--
 		}
-		if i-j+1 >= AdaptAfter {
-			if oneSided(history[j:i+1], trainableBefore(history, j)) {
+		ref := trainableBefore(history, j, runReference)
+		if oneSided(history[j:i+1], ref) {
+			n := i - j + 1 + stayed(history[i+1:], history[j].Value, median(values(ref)))
+			if n >= AdaptAfter {
 				return j
 			}
+		}
+		if i-j+1 >= AdaptAfter {
 			checked++
 		}
 		end = j
 	}
 	return 0
+}
+
+// stayed is how many trained values at the start of after stayed at least
+// half the step from ref to first on first's side of ref.
+func stayed(after []Point, first, ref float64) int {
+	step := first - ref
+	n := 0
+	for _, p := range after {
+		if (p.State != Normal && p.State != Expected) || (p.Value-ref)*math.Copysign(1, step) < math.Abs(step)/2 {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // runLength is the number of consecutive flagged values from start.
@@ -205,11 +266,11 @@ func runLength(history []Point, start int) int {
 	return n
 }
 
-// trainableBefore is the last Window normal and expected values before
-// index j.
-func trainableBefore(history []Point, j int) []Point {
+// trainableBefore is the last n normal and expected values before index
+// j, latest first.
+func trainableBefore(history []Point, j, n int) []Point {
 	var out []Point
-	for i := j - 1; i >= 0 && len(out) < Window; i-- {
+	for i := j - 1; i >= 0 && len(out) < n; i-- {
 		if p := history[i]; p.State == Normal || p.State == Expected {
 			out = append(out, p)
 		}
@@ -286,12 +347,22 @@ func unconfirmed(points []Point) []Point {
 // ones included (all): a pattern recurs, so a weekend dip flagged before
 // three weeks were seen belongs to it, while a one-off spike is one value
 // of its weekday's several and moves no median.
-func baseline(points, all []Point, t time.Time, opt Options) Baseline {
+//
+// since is when the series moved to a new level (zero when it did not):
+// the pattern is learnt from the values before it moved by the level's
+// change, so that the pattern of the old level is not the forecast of the
+// new one.
+//
+// widen is the threshold the spread of a window shorter than Window is
+// widened for (shortWindow); 0 for none.
+func baseline(points, all []Point, since, t time.Time, widen float64, opt Options) (b Baseline, f forecast) {
+	f.moved = math.NaN()
 	scale := opt.Scale
 	window := points[max(0, len(points)-Window):]
 	vals := values(window)
-	b := Baseline{N: len(window), WindowStart: window[0].At, WindowEnd: window[len(window)-1].At}
+	b = Baseline{N: len(window), WindowStart: window[0].At, WindowEnd: window[len(window)-1].At}
 	b.Mean, b.StdDev = meanSD(vals)
+	res := resolution(vals)
 	b.Median = median(vals)
 	b.MAD = mad(vals, b.Median)
 	// The MAD overlooks structure in a minority of the window (a daily
@@ -313,8 +384,27 @@ func baseline(points, all []Point, t time.Time, opt Options) Baseline {
 		}
 		c := median(shifted)
 		sp := madToSD * mad(shifted, c)
-		if scale == Count || (sp < trendGain*b.Spread && math.Abs(slope)*span > trendDrift*sp) {
+		if isFinite(slope, c, sp) && (scale == Count || (sp < trendGain*b.Spread && math.Abs(slope)*span > trendDrift*sp)) {
 			b.Center, b.Spread, b.Trend = c, sp, slope
+		}
+	}
+	if scale != Share && len(window) >= 2*WarmUp {
+		// A series that wanders (a random walk, the weather, a smooth
+		// curve) stays near where it just was: its deviations from the
+		// median (or trend) persist from one value to the next. Then the
+		// last value says much about the next one, and the spread of the
+		// deviations is the wrong yardstick twice over: too wide for a
+		// one-value jump, too narrow for a level that has wandered off.
+		// Shares do not follow it, as they do not follow a trend.
+		if phi, sp, ok := persistence(window, b.Center, b.Trend, t); ok {
+			step := cadence(window)
+			last := window[len(window)-1]
+			if latest := all[max(0, len(all)-1)]; len(all) > 0 && latest.At.After(last.At) && latest.State == Flagged {
+				f.moved = ahead(latest, b.Center, b.Trend, phi, step, t)
+			}
+			if c := ahead(last, b.Center, b.Trend, phi, step, t); isFinite(c) {
+				b.Center, b.Spread, f.persists = c, sp, true
+			}
 		}
 	}
 	// The pattern is used when it explains most of the spread, or when the
@@ -324,14 +414,89 @@ func baseline(points, all []Point, t time.Time, opt Options) Baseline {
 	if scale == Count {
 		learn = shift(learn, t, b.Trend)
 	}
-	if c, s, ok := seasonal(learn, t); ok {
-		s = max(s, floor(c, opt))
+	if c, s, ok := seasonal(learn, since, t); ok {
+		s = max(s, floor(c, res, opt))
 		if s < seasonalGain*b.Spread || math.Abs(c-b.Center) > seasonalShift*s {
 			b.Center, b.Spread, b.Seasonal, b.Trend = c, s, true, 0
+			f = forecast{moved: math.NaN()} // the pattern, not the last value, forecasts t
 		}
 	}
-	b.Spread = max(b.Spread, floor(b.Center, opt))
-	return b
+	if !b.Seasonal && scale != Share {
+		// (A pattern's spread is that of many forecasts, over weeks.)
+		b.Spread *= shortWindow(b.N, widen)
+	}
+	b.Spread = max(b.Spread, floor(b.Center, res, opt))
+	return b, f
+}
+
+// forecast is how a baseline was made, beyond what Baseline says.
+type forecast struct {
+	// persists is set when the baseline follows the series' last trained
+	// value (see persistence).
+	persists bool
+	// moved is the same forecast from the series' last value when that
+	// one was flagged (read as a move, not an outlier); NaN otherwise.
+	moved float64
+}
+
+// persistence is the lag-1 autocorrelation (phi, in [0, 1]) of the
+// window's deviations from its baseline (center at t, following slope per
+// day), and the spread of the one-step forecasts it makes over the window
+// (see ahead), bounded below as the plain baseline's is. ok is false
+// unless the deviations are positively autocorrelated beyond chance: the
+// lag-1 autocorrelation of n values of white noise is within 2/√n of 0
+// 95 times in 100.
+func persistence(window []Point, center, slope float64, t time.Time) (phi, spread float64, ok bool) {
+	dev := make([]float64, len(window))
+	for i, p := range window {
+		dev[i] = p.Value + slope*days(t.Sub(p.At)) - center
+	}
+	// The autocorrelation of the deviations clipped at three robust
+	// spreads (a spike the baseline did not flag is one value, not a
+	// wander), in units of the clip so that no square overflows.
+	clip := 3 * madToSD * mad(dev, 0)
+	if !(clip > 0) || !isFinite(clip) || !isFinite(dev...) {
+		return 0, 0, false
+	}
+	unit := func(d float64) float64 { return min(max(d/clip, -1), 1) }
+	var num, den float64
+	for i, d := range dev {
+		den += unit(d) * unit(d)
+		if i > 0 {
+			num += unit(d) * unit(dev[i-1])
+		}
+	}
+	if den == 0 || num/den <= 2/math.Sqrt(float64(len(dev))) {
+		return 0, 0, false
+	}
+	// The estimate from n values is biased low by about (1+3φ)/n
+	// (Kendall): corrected, a series that wanders is not pulled back to
+	// its window's median faster than it goes.
+	phi = num / den
+	phi = min(phi+(1+3*phi)/float64(len(dev)), 1)
+	errs := make([]float64, len(dev)-1)
+	for i := 1; i < len(dev); i++ {
+		errs[i-1] = dev[i] - phi*dev[i-1]
+	}
+	// As for the plain baseline, at least sdShare of the errors' standard
+	// deviation (from zero: the forecasts' own): the values are trained
+	// ones, and a MAD overlooks a minority of large steps.
+	spread = max(errorSpread(errs), sdShare*rms(errs))
+	if !isFinite(spread) {
+		return 0, 0, false
+	}
+	return phi, spread, true
+}
+
+// ahead is the AR(1) forecast at t from the point p: the baseline (center
+// at t, following slope per day) plus p's deviation from it, times phi
+// once per cadence (step) between p and t.
+func ahead(p Point, center, slope, phi float64, step time.Duration, t time.Time) float64 {
+	steps := 1.0
+	if step > 0 {
+		steps = max(1, math.Round(float64(t.Sub(p.At))/float64(step)))
+	}
+	return center + math.Pow(phi, steps)*(p.Value+slope*days(t.Sub(p.At))-center)
 }
 
 // shift moves each value along a trend (per day) to where it would be at
@@ -351,10 +516,11 @@ func shift(points []Point, t time.Time, slope float64) []Point {
 // seasonal is the weekly pattern's (or, for a series scanned more than
 // four times a day, the daily pattern's) expected value at t and its
 // spread: the median of the last four values at the same phase, and the
-// spread of every value's distance from the other values of its phase. ok
-// is false when the series spans less than two periods, is scanned less
-// than twice a period, or t's phase has fewer than two values.
-func seasonal(points []Point, t time.Time) (center, spread float64, ok bool) {
+// spread of such forecasts over the points (see phasePattern). ok is false
+// when the series spans less than two periods, is scanned less than twice
+// a period, or t's phase has fewer than two values. since is when the
+// series moved to a new level (zero for none).
+func seasonal(points []Point, since, t time.Time) (center, spread float64, ok bool) {
 	if len(points) < WarmUp {
 		return 0, 0, false
 	}
@@ -363,11 +529,11 @@ func seasonal(points []Point, t time.Time) (center, spread float64, ok bool) {
 		return 0, 0, false
 	}
 	best := math.Inf(1)
-	for _, period := range []time.Duration{7 * 24 * time.Hour, 24 * time.Hour} {
-		if period == 24*time.Hour && step > 6*time.Hour {
+	for _, period := range []time.Duration{week, day} {
+		if period == day && step > 6*time.Hour {
 			continue
 		}
-		c, s, found := phasePattern(points, t, period, step)
+		c, s, found := phasePattern(points, since, t, period, step)
 		if found && s < best {
 			center, spread, best, ok = c, s, s, true
 		}
@@ -380,24 +546,37 @@ func seasonal(points []Point, t time.Time) (center, spread float64, ok bool) {
 // still fall in their weekday), at least two. There is a pattern when
 // values a period apart differ much less than consecutive values do (a
 // weekend dip makes Friday to Saturday a big step and Saturday to Saturday
-// a small one; a level shift or noise moves both alike). The center is
-// the median of the last four values at t's phase (of those that trained
-// baselines when two or more did: a past incident on that weekday is left
-// out); the spread, that of such forecasts over the points.
-func phasePattern(points []Point, t time.Time, period, step time.Duration) (center, spread float64, ok bool) {
+// a small one; noise moves both alike, and a new level since since is
+// taken out first: see levelChange). The center is the median of the last
+// four values at t's phase; the spread, that of such forecasts over the
+// points (errorSpread).
+func phasePattern(points []Point, since, t time.Time, period, step time.Duration) (center, spread float64, ok bool) {
 	n := int64(math.Round(float64(period) / float64(step)))
 	if n < 2 || t.Sub(points[0].At) < seasonalPeriods*period-step/2 {
 		return 0, 0, false
 	}
 	width := period / time.Duration(n)
-	slots := map[int64][]Point{}
-	for _, p := range points {
+	slotOf := func(p Point) int64 {
 		phase := t.Sub(p.At) % period
 		if phase < 0 {
 			phase += period
 		}
-		slot := int64(math.Round(float64(phase)/float64(width))) % n
-		slots[slot] = append(slots[slot], p)
+		return int64(math.Round(float64(phase)/float64(width))) % n
+	}
+	if d := levelChange(points, since, slotOf); d != 0 {
+		// The values before the new level are moved by its change: a
+		// level shift moves the whole pattern, and left as it is, it
+		// would make values a period apart differ at every phase.
+		points = slices.Clone(points)
+		for i := range points {
+			if points[i].At.Before(since) {
+				points[i].Value += d
+			}
+		}
+	}
+	slots := map[int64][]Point{}
+	for _, p := range points {
+		slots[slotOf(p)] = append(slots[slotOf(p)], p)
 	}
 	here := slots[0]
 	if len(here) < 2 {
@@ -424,17 +603,64 @@ func phasePattern(points []Point, t time.Time, period, step time.Duration) (cent
 	}
 	// The spread is that of the pattern's own forecasts: each value
 	// against the median of the (up to four) values before it at its
-	// phase, as t's value is judged.
+	// phase, as t's value is judged; measured from zero, not from the
+	// errors' median, since the center is not corrected for their bias
+	// (the last four values of a phase lag a drifting series).
 	var errs []float64
 	for _, ps := range slots {
 		for i := 1; i < len(ps); i++ {
 			errs = append(errs, ps[i].Value-median(values(ps[max(0, i-4):i])))
 		}
 	}
-	if t := trainable(here); len(t) >= 2 {
-		here = t
+	// The median of the last four values at the phase, flagged ones
+	// included: one past incident among them does not move it, and a
+	// phase's new level is its center after three periods. (Leaving the
+	// flagged values out pins the phase to the trained ones, however old
+	// or spoilt by an incident that was missed, and flags it every period
+	// after.)
+	return median(values(here[max(0, len(here)-4):])), errorSpread(errs), true
+}
+
+// errorSpread is the standard deviation of forecast errors, robustly:
+// 1.4826 MAD from zero, or 1.2533 times the mean absolute error when that
+// is more (both are the standard deviation of normal errors; the MAD of
+// values recorded to a coarse resolution is 0 when most errors are, which
+// the mean is not).
+func errorSpread(errs []float64) float64 {
+	var sum float64
+	for _, e := range errs {
+		sum += math.Abs(e)
 	}
-	return median(values(here[max(0, len(here)-4):])), madToSD * mad(errs, median(errs)), true
+	return max(madToSD*mad(errs, 0), meanAbsToSD*sum/float64(len(errs)))
+}
+
+// levelChange is how far the series moved at since (0 when since is
+// zero): the median, over the phases (slotOf) seen on both sides of it,
+// of the first value from since on minus the last value before it, which
+// a pattern does not move.
+func levelChange(points []Point, since time.Time, slotOf func(Point) int64) float64 {
+	if since.IsZero() {
+		return 0
+	}
+	before, after := map[int64]float64{}, map[int64]float64{}
+	for _, p := range points {
+		slot := slotOf(p)
+		if p.At.Before(since) {
+			before[slot] = p.Value
+		} else if _, ok := after[slot]; !ok {
+			after[slot] = p.Value
+		}
+	}
+	var steps []float64
+	for slot, v := range after {
+		if b, ok := before[slot]; ok {
+			steps = append(steps, v-b)
+		}
+	}
+	if d := median(steps); len(steps) > 0 && isFinite(d) {
+		return d
+	}
+	return 0
 }
 
 // cadence is the median time between consecutive points.
@@ -454,8 +680,13 @@ func cadence(points []Point) time.Duration {
 // noise over opt.Rows rows when that is more (sqrt(p(1-p)/rows): a null
 // rate over a few hundred rows moves by whole rows); for a count, 0.5% of
 // it, its Poisson noise (sqrt of it) when more, and at least 1; for a
-// level, 1% of it.
-func floor(center float64, opt Options) float64 {
+// level, half the resolution its values are recorded at (res, the least
+// step between two of the window's values: a value recorded to 0.1 is
+// uncertain by 0.05), or 1% of it when the window never moved (res 0:
+// nothing is known of its noise). A share of a level's value is no bound
+// on its noise: the zero of a temperature or a pressure is arbitrary, and
+// 1% of an air pressure is a hundred times its noise.
+func floor(center, res float64, opt Options) float64 {
 	switch opt.Scale {
 	case Share:
 		f := 0.002
@@ -466,7 +697,23 @@ func floor(center float64, opt Options) float64 {
 	case Count:
 		return max(1, 0.005*math.Abs(center), math.Sqrt(math.Abs(center)))
 	}
-	return max(1e-9, 0.01*math.Abs(center))
+	if res == 0 {
+		return max(1e-9, 0.01*math.Abs(center))
+	}
+	return max(1e-9, res/2)
+}
+
+// resolution is the least positive difference between two of vals; 0
+// when they are all equal.
+func resolution(vals []float64) float64 {
+	s := slices.Sorted(slices.Values(vals))
+	res := 0.0
+	for i := 1; i < len(s); i++ {
+		if d := s[i] - s[i-1]; d > 0 && (res == 0 || d < res) {
+			res = d
+		}
+	}
+	return res
 }
 
 // clampBand keeps the band within what the scale allows.
@@ -546,18 +793,45 @@ func mad(vs []float64, m float64) float64 {
 	return median(d)
 }
 
-// meanSD is the mean and the sample standard deviation of vs.
+// meanSD is the mean and the sample standard deviation of vs (summed in
+// units of the largest deviation, so that squares of huge values do not
+// overflow).
 func meanSD(vs []float64) (mean, sd float64) {
 	for _, v := range vs {
-		mean += v
+		mean += v / float64(len(vs))
 	}
-	mean /= float64(len(vs))
 	if len(vs) < 2 {
 		return mean, 0
 	}
+	dev := make([]float64, len(vs))
+	for i, v := range vs {
+		dev[i] = v - mean
+	}
+	return mean, rms(dev) * math.Sqrt(float64(len(vs))/float64(len(vs)-1))
+}
+
+// rms is the root mean square of vs, in units of the largest of them.
+func rms(vs []float64) float64 {
+	top := 0.0
+	for _, v := range vs {
+		top = max(top, math.Abs(v))
+	}
+	if top == 0 || math.IsInf(top, 0) || math.IsNaN(top) {
+		return top
+	}
 	var ss float64
 	for _, v := range vs {
-		ss += (v - mean) * (v - mean)
+		ss += (v / top) * (v / top)
 	}
-	return mean, math.Sqrt(ss / float64(len(vs)-1))
+	return top * math.Sqrt(ss/float64(len(vs)))
+}
+
+// isFinite reports whether every one of vs is a finite number.
+func isFinite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -56,12 +56,14 @@ func sortedMedian(vs []float64) float64 {
 }
 
 // TestEvaluateOracle: a level metric's verdict is the median and MAD of the
-// window before the value (never the value itself), its spread 1.4826 MAD,
-// the score and band from them, computed here the slow, obvious way.
+// window before the value (never the value itself), its spread 1.4826 MAD
+// (at least 0.9 of the standard deviation, and half the least step
+// between two values), the score and band from them, computed here the
+// slow, obvious way. A full window (Window values) is not widened.
 func TestEvaluateOracle(t *testing.T) {
-	vals := noisy(7, 30, 100, 2)
+	vals := noisy(7, Window, 100, 2)
 	history := daily(vals...)
-	current := Point{At: day0.Add(30 * 24 * time.Hour), Value: 125}
+	current := Point{At: day0.Add(Window * 24 * time.Hour), Value: 125}
 	v := Evaluate(history, current, Options{Sensitivity: Medium, Scale: Level})
 
 	med := sortedMedian(vals)
@@ -72,14 +74,23 @@ func TestEvaluateOracle(t *testing.T) {
 		sum += x
 	}
 	madv := sortedMedian(dev)
-	spread := math.Max(1.4826*madv, 0.01*med)
 	mean := sum / float64(len(vals))
 	var ss float64
 	for _, x := range vals {
 		ss += (x - mean) * (x - mean)
 	}
-	want := Baseline{Center: med, Spread: spread, Mean: mean, StdDev: math.Sqrt(ss / 29), Median: med, MAD: madv, N: 30,
-		WindowStart: day0, WindowEnd: day0.Add(29 * 24 * time.Hour)}
+	sd := math.Sqrt(ss / float64(len(vals)-1))
+	step := math.Inf(1)
+	for i, x := range vals {
+		for _, y := range vals[i+1:] {
+			if d := math.Abs(x - y); d > 0 {
+				step = math.Min(step, d)
+			}
+		}
+	}
+	spread := math.Max(math.Max(1.4826*madv, 0.9*sd), step/2)
+	want := Baseline{Center: med, Spread: spread, Mean: mean, StdDev: sd, Median: med, MAD: madv, N: Window,
+		WindowStart: day0, WindowEnd: day0.Add((Window - 1) * 24 * time.Hour)}
 	if !closeBaseline(v.Baseline, want) {
 		t.Fatalf("baseline = %+v, want %+v", v.Baseline, want)
 	}

@@ -122,6 +122,10 @@ func (f Finding) Explain() string {
 		s.WriteString(", at the same point of the week")
 	case b.Trend != 0:
 		fmt.Fprintf(&s, ", following their trend of %s a day", signed(b.Trend))
+	case b.Center != b.Median:
+		// A plain baseline is centred on the median: this one follows the
+		// series' last value (a series that wanders).
+		s.WriteString(", from where the last of them left the series")
 	}
 	fmt.Fprintf(&s, " (median %s, typical spread %s). Sensitivity %s: %s spreads.", num(b.Median), num(b.Spread), v.Sensitivity, num(v.Threshold))
 	return s.String()

@@ -32,4 +32,18 @@
 // slow decay's window is its whole ramp; the series recovers after it.
 // A broken load that persists is labelled for every scan it lasts, and
 // the scan it is repaired on is normal.
+//
+// Targets (report.go), at medium: on the synthetic suite, recall,
+// precision, false alerts per 100 scans and median delay, pooled over
+// every kind; on the real-world suite, against zscore on the same series,
+// a recall of at least RealRecallShare (80%) of zscore's with at most
+// RealFalseShare (50%) of its false alerts per 100 points.
+//
+// TestDiagnoseRealWorld explains the real-world table (per source: how
+// much each value says of the next, the windows each detector caught per
+// injected kind, dqs's false alerts as onsets and continuations; per
+// series: every window and every false alert with dqs's baseline there).
+// It prints only when asked:
+//
+//	DQS_ANOMALY_DIAG=1 DQS_FIXTURES=/path/to/fixtures go test ./evaluation/anomalies -run Diagnose -v
 package anomalies

@@ -58,6 +58,15 @@ var timeLayouts = []string{time.RFC3339, "2006-01-02", "2006-01-02T15:04:05", "J
 // anomalies. skipped says why there are none when the folder is absent;
 // with DQS_REQUIRE_FIXTURES=1 that is an error instead.
 func RealWorld(fixtures string) (series []Series, skipped string, err error) {
+	pieces, skipped, err := realPieces(fixtures)
+	for _, p := range pieces {
+		series = append(series, inject(p))
+	}
+	return series, skipped, err
+}
+
+// realPieces is the real-world series before injection.
+func realPieces(fixtures string) (series []Series, skipped string, err error) {
 	dir := filepath.Join(fixtures, "vega-datasets", "data")
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("DQS_REQUIRE_FIXTURES") == "1" {
@@ -80,7 +89,7 @@ func RealWorld(fixtures string) (series []Series, skipped string, err error) {
 					continue
 				}
 				piece.Name = fmt.Sprintf("%s@%d", s.Name, from)
-				series = append(series, inject(piece))
+				series = append(series, piece)
 			}
 		}
 	}
