@@ -123,17 +123,23 @@ func (s *Service) Create(ctx context.Context, orgID, userID string, in Input) (*
 // Update changes a contract's name, table, enabled flag or rules, checked
 // as Create checks them; its source cannot change (400).
 func (s *Service) Update(ctx context.Context, orgID string, id int64, in Input) (*Contract, error) {
-	m, err := s.Stores.Contracts.Get(ctx, orgID, id)
+	var m *models.Contract
+	// Read, check and write in one transaction holding the contract's
+	// row: two edits at once (one renames, one disables) both land.
+	err := s.Stores.DB.WithTx(ctx, func(ctx context.Context) error {
+		var err error
+		if m, err = s.Stores.Contracts.GetForUpdate(ctx, orgID, id); err != nil {
+			return err
+		}
+		if in.SourceID != nil && *in.SourceID != m.SourceID {
+			return errs.BadRequest("source_id cannot change; create a contract for the other source")
+		}
+		if err := s.apply(ctx, orgID, m, in); err != nil {
+			return err
+		}
+		return s.Stores.Contracts.Update(ctx, orgID, m)
+	})
 	if err != nil {
-		return nil, err
-	}
-	if in.SourceID != nil && *in.SourceID != m.SourceID {
-		return nil, errs.BadRequest("source_id cannot change; create a contract for the other source")
-	}
-	if err := s.apply(ctx, orgID, m, in); err != nil {
-		return nil, err
-	}
-	if err := s.Stores.Contracts.Update(ctx, orgID, m); err != nil {
 		return nil, err
 	}
 	return read(m)

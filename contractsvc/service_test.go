@@ -3,6 +3,7 @@ package contractsvc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -237,6 +238,29 @@ func TestContractChecks(t *testing.T) {
 		off, renamed := false, "c2"
 		if got, err := f.svc.Update(ctx, f.org, c.ID, Input{Name: &renamed, Enabled: &off}); err != nil || got.Enabled || got.Name != "c2" {
 			t.Fatalf("disabling a contract whose column is gone = %+v, %v", got, err)
+		}
+	})
+}
+
+// TestConcurrentEdits: two edits of one contract at once, one renaming it
+// and one disabling it, both land.
+func TestConcurrentEdits(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		for round := range 10 {
+			c := f.contract(t, fmt.Sprint("c", round), "orders", true)
+			name, off := fmt.Sprint("renamed", round), false
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			wg.Add(2)
+			go func() { defer wg.Done(); _, errs[0] = f.svc.Update(ctx, f.org, c.ID, Input{Name: &name}) }()
+			go func() { defer wg.Done(); _, errs[1] = f.svc.Update(ctx, f.org, c.ID, Input{Enabled: &off}) }()
+			wg.Wait()
+			got, err := f.svc.Get(ctx, f.org, c.ID)
+			if errs[0] != nil || errs[1] != nil || err != nil || got.Name != name || got.Enabled {
+				t.Fatalf("round %d: after a rename and a disable at once: %+v (%v, %v, %v)", round, got, errs[0], errs[1], err)
+			}
 		}
 	})
 }

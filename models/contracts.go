@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/dqs/dqs/errs"
 )
@@ -65,6 +66,23 @@ func (s Contracts) Create(ctx context.Context, orgID string, c *Contract) error 
 func (s Contracts) Get(ctx context.Context, orgID string, id int64) (*Contract, error) {
 	var c Contract
 	err := s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Take(&c).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, errs.NotFound("contract")
+	}
+	return &c, err
+}
+
+// GetForUpdate returns contract id of the organisation, holding its row
+// until the transaction in ctx ends (PostgreSQL; SQLite transactions hold
+// the write lock), so an edit reads what it changes without another edit
+// in between.
+func (s Contracts) GetForUpdate(ctx context.Context, orgID string, id int64) (*Contract, error) {
+	q := s.db.conn(ctx)
+	if s.db.Dialect == Postgres {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	var c Contract
+	err := q.Where("org_id = ? AND id = ?", orgID, id).Take(&c).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, errs.NotFound("contract")
 	}
