@@ -188,12 +188,15 @@ func TestDefaultOnlyWorkerLeavesAnalysisWaiting(t *testing.T) {
 		}
 		var out []string
 		for _, a := range desc.GetPendingActivities() {
+			name := a.GetActivityType().GetName()
 			// Attempt 1 and still scheduled: no worker took it, and none
-			// failed it for lack of a registered AnalyzeFile.
-			if a.GetState() != enums.PENDING_ACTIVITY_STATE_SCHEDULED || a.GetAttempt() != 1 {
-				t.Fatalf("pending %s is %v at attempt %d, want scheduled at attempt 1", a.GetActivityType().GetName(), a.GetState(), a.GetAttempt())
+			// failed it for lack of a registered AnalyzeFile. A short
+			// activity (BeginJob) may be pending too, started by the default
+			// worker on a slow machine: the loop below waits for it to end.
+			if name == "AnalyzeFile" && (a.GetState() != enums.PENDING_ACTIVITY_STATE_SCHEDULED || a.GetAttempt() != 1) {
+				t.Fatalf("pending %s is %v at attempt %d, want scheduled at attempt 1", name, a.GetState(), a.GetAttempt())
 			}
-			out = append(out, a.GetActivityType().GetName())
+			out = append(out, name)
 		}
 		sort.Strings(out)
 		return out
