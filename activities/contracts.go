@@ -21,7 +21,7 @@ func (a *Activities) EvaluateContracts(ctx context.Context, in ScanRef) (Contrac
 	if err != nil || a.Contracts == nil {
 		return tally, err
 	}
-	evs, err := a.Contracts.EvaluateScan(ctx, in.OrgID, sc.ID)
+	evs, err := a.Contracts.EvaluateScan(ctx, sc)
 	if err != nil {
 		return tally, scanGone(err)
 	}

@@ -233,6 +233,10 @@ func checkText(s string, max int) string {
 	return ""
 }
 
+// Clip shortens a name or value echoed in a message to 64 bytes, cut on
+// a rune boundary.
+func Clip(s string) string { return clip(s) }
+
 // clip shortens a value echoed in a message.
 func clip(s string) string {
 	const max = 64

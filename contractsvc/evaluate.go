@@ -52,17 +52,17 @@ func (s *Service) points(ctx context.Context, orgID, scanID, table string) ([]mo
 	return s.Stores.MetricPoints.ByScanTable(ctx, orgID, scanID, table)
 }
 
-// EvaluateScan evaluates, after scan scanID completed, the enabled
+// EvaluateScan evaluates, after scan sc completed, the enabled
 // contracts of its source whose table the scan measured, each against the
 // scan's results (as Evaluate). Only scheduled scans are evaluated
 // (SPEC.md: contracts are evaluated when a scheduled scan completes); a
 // manual scan returns no evaluations, and its results are evaluated on
 // demand. Run again, it raises no alert twice.
-func (s *Service) EvaluateScan(ctx context.Context, orgID, scanID string) ([]*Evaluation, error) {
-	sc, err := s.Stores.Scans.Get(ctx, orgID, scanID)
-	if err != nil || sc.ScheduleID == nil {
-		return nil, err
+func (s *Service) EvaluateScan(ctx context.Context, sc *models.Scan) ([]*Evaluation, error) {
+	if sc.ScheduleID == nil {
+		return nil, nil
 	}
+	orgID, scanID := sc.OrgID, sc.ID
 	src, err := s.Stores.Sources.Get(ctx, orgID, sc.SourceID)
 	if err != nil {
 		return nil, err
@@ -169,14 +169,14 @@ func (s *Service) raise(ctx context.Context, src *models.Source, c *Contract, sc
 // 1000 was 12. Downstream: 3 nodes (table report_daily, ...)".
 func Message(sourceName string, c *Contract, res contracts.Evaluation, affected *lineage.BlastRadius) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Contract %q on table %s (source %s) failed %d of %d rules: ", c.Name, clip(c.TableName), sourceName,
+	fmt.Fprintf(&b, "Contract %q on table %s (source %s) failed %d of %d rules: ", c.Name, contracts.Clip(c.TableName), sourceName,
 		res.Failed, len(res.Results))
 	failed := res.Violations()
 	for i, r := range failed[:min(len(failed), 5)] {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		rule := contracts.Rule{Metric: r.Metric, Column: clip(r.Column), Operator: r.Operator, Threshold: r.Threshold}
+		rule := contracts.Rule{Metric: r.Metric, Column: contracts.Clip(r.Column), Operator: r.Operator, Threshold: r.Threshold}
 		fmt.Fprintf(&b, "%s was %s", rule, num(*r.Actual))
 	}
 	if len(failed) > 5 {
@@ -186,7 +186,7 @@ func Message(sourceName string, c *Contract, res contracts.Evaluation, affected 
 	if n := len(affected.Nodes); n > 0 {
 		names := make([]string, 0, min(n, 3))
 		for _, a := range affected.Nodes[:min(n, 3)] {
-			names = append(names, string(a.Type)+" "+clip(a.Name))
+			names = append(names, string(a.Type)+" "+contracts.Clip(a.Name))
 		}
 		count := fmt.Sprint(n)
 		if affected.Truncated {

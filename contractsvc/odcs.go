@@ -70,13 +70,13 @@ func (s *Service) Import(ctx context.Context, orgID, userID string, in ImportInp
 	for _, r := range c.Rules {
 		if cols != nil && r.Column != "" && !slices.Contains(cols, r.Column) {
 			out.Skipped = append(out.Skipped, contracts.Skipped{Column: r.Column, Check: r.Metric,
-				Reason: fmt.Sprintf("column %q is not in table %q as its latest scan saw it", clip(r.Column), clip(c.TableName))})
+				Reason: fmt.Sprintf("column %q is not in table %q as its latest scan saw it", contracts.Clip(r.Column), contracts.Clip(c.TableName))})
 			continue
 		}
 		kept = append(kept, r)
 	}
 	if len(kept) == 0 {
-		return nil, errs.BadRequest("the document has no quality rule DQS can evaluate for table %q: %s", clip(c.TableName), reasons(out.Skipped))
+		return nil, errs.BadRequest("the document has no quality rule DQS can evaluate for table %q: %s", contracts.Clip(c.TableName), reasons(out.Skipped))
 	}
 	name := c.Name
 	if in.Name != nil {

@@ -228,7 +228,7 @@ func (s *Service) checkColumns(ctx context.Context, orgID string, sourceID int64
 	for i, r := range rules {
 		if r.Column != "" && !slices.Contains(cols, r.Column) {
 			return errs.BadRequest("rules[%d].column: column %q is not in table %q as its latest scan saw it; its columns are %s",
-				i, clip(r.Column), clip(table), listColumns(cols))
+				i, contracts.Clip(r.Column), contracts.Clip(table), listColumns(cols))
 		}
 	}
 	return nil
@@ -238,22 +238,13 @@ func (s *Service) checkColumns(ctx context.Context, orgID string, sourceID int64
 func listColumns(cols []string) string {
 	shown := make([]string, 0, min(len(cols), 20))
 	for _, c := range cols[:min(len(cols), 20)] {
-		shown = append(shown, fmt.Sprintf("%q", clip(c)))
+		shown = append(shown, fmt.Sprintf("%q", contracts.Clip(c)))
 	}
 	out := strings.Join(shown, ", ")
 	if len(cols) > len(shown) {
 		out += fmt.Sprintf(" and %d more", len(cols)-len(shown))
 	}
 	return out
-}
-
-// clip shortens a name echoed in a message.
-func clip(s string) string {
-	const max = 64
-	if len(s) <= max {
-		return s
-	}
-	return strings.ToValidUTF8(s[:max], "") + "…"
 }
 
 // Get returns a contract of the organisation.

@@ -92,6 +92,16 @@ func (f *fixture) scan(t *testing.T, schedule int64, rows, nullRate float64) str
 	return sc.ID
 }
 
+// stored reads scan id back as the scan activities hand it over.
+func (f *fixture) stored(t *testing.T, id string) *models.Scan {
+	t.Helper()
+	sc, err := f.svc.Stores.Scans.Get(context.Background(), f.org, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
 func (f *fixture) contract(t *testing.T, name, table string, enabled bool) *Contract {
 	t.Helper()
 	rules := []contracts.Rule{
@@ -127,14 +137,14 @@ func TestEvaluateScan(t *testing.T) {
 		f.contract(t, "elsewhere", "customers", true)
 
 		manual := f.scan(t, 0, 500, 0.8)
-		if evs, err := f.svc.EvaluateScan(ctx, f.org, manual); err != nil || len(evs) != 0 {
+		if evs, err := f.svc.EvaluateScan(ctx, f.stored(t, manual)); err != nil || len(evs) != 0 {
 			t.Fatalf("evaluations after a manual scan = %v, %v; want none", evs, err)
 		}
 
 		sched := f.schedule(t)
 		broken := f.scan(t, sched, 500, 0.8)
 		for range 2 {
-			evs, err := f.svc.EvaluateScan(ctx, f.org, broken)
+			evs, err := f.svc.EvaluateScan(ctx, f.stored(t, broken))
 			if err != nil || len(evs) != 1 {
 				t.Fatalf("evaluations = %v, %v; want the one enabled contract of orders", evs, err)
 			}
@@ -157,7 +167,7 @@ func TestEvaluateScan(t *testing.T) {
 		// A healthy scheduled scan passes and raises nothing; the stored
 		// last evaluation is the latest.
 		healthy := f.scan(t, sched, 1000, 0.01)
-		evs, err := f.svc.EvaluateScan(ctx, f.org, healthy)
+		evs, err := f.svc.EvaluateScan(ctx, f.stored(t, healthy))
 		if err != nil || len(evs) != 1 || !evs[0].Passed || evs[0].AlertID != nil {
 			t.Fatalf("evaluation of a healthy scan = %+v, %v", evs, err)
 		}
