@@ -68,6 +68,7 @@ bench:
 	$(GO) run ./cmd/dqs-bench $(BENCH_FLAGS)
 	$(GO) run ./cmd/dqs-scanbench $(SCANBENCH_FLAGS)
 	$(GO) run ./cmd/dqs-lineagebench $(LINEAGEBENCH_FLAGS)
+	$(GO) test ./reports -run '^$$' -bench RenderAdvanced50Pages -benchtime 5x -benchmem
 
 # Its own cache directory, so the 3M-row files are not regenerated after it.
 bench-small:

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"github.com/google/uuid"
 	"net/url"
 	"regexp"
 	"strings"
@@ -167,6 +168,33 @@ var listRoutes = []listRoute{
 		},
 	},
 	{
+		// The organisation's reports, stored as a generation request
+		// stores them (AI readiness, free; no workflow needed to list).
+		path: "/api/v1/reports", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			for range seededItems {
+				r := &models.Report{ID: uuid.NewString(), ReportType: "ai_readiness", Level: "basic", Config: "{}"}
+				if err := env.App.Stores.Reports.Create(context.Background(), admin.OrgID, r); err != nil {
+					env.T.Fatal(err)
+				}
+			}
+		},
+	},
+	{
+		// The organisation's report schedules, seeded through the store
+		// (their Temporal Schedules play no part in the list).
+		path: "/api/v1/reports/schedules", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			for range seededItems {
+				sc := &models.ReportSchedule{ID: uuid.NewString(), ReportType: "ai_readiness", Frequency: "weekly",
+					Recipients: `["board@example.com"]`, Config: "{}", Enabled: true}
+				if err := env.App.Stores.ReportSchedules.Create(context.Background(), admin.OrgID, sc); err != nil {
+					env.T.Fatal(err)
+				}
+			}
+		},
+	},
+	{
 		// The organisation's alerts, raised through the store.
 		path: "/api/v1/alerts", defaultLimit: 20, seed: seedAlerts,
 	},
@@ -278,6 +306,9 @@ var unprobed = map[string]string{
 	"GET /api/v1/sources/:id/scans/:scan_id/results":  "a list under one scan of a source: walked in listRoutes",
 	"GET /api/v1/sources/:id/anomalies":               "a list under a source: walked in listRoutes",
 	"GET /api/v1/public/contracts/evaluate":           "one contract's evaluation, named by the contract_id query parameter",
+	"GET /api/v1/reports/:id/download":                "a redirect to the report's PDF, never JSON",
+	"GET /api/v1/public/reports/:share_token":         "one shared report, named by its share token",
+	"GET /report/:share_token":                        "the HTML page of a share link",
 }
 
 // pageCase is one valid query and the page it must answer, in items of

@@ -21,6 +21,7 @@ import (
 	"github.com/dqs/dqs/lineagesvc"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/ratelimit"
+	"github.com/dqs/dqs/reportsvc"
 	"github.com/dqs/dqs/scans"
 	"github.com/dqs/dqs/secrets"
 	"github.com/dqs/dqs/sources"
@@ -59,6 +60,8 @@ type Deps struct {
 	Contracts *contractsvc.Service
 	// Lineage reads and edits the lineage graph.
 	Lineage *lineagesvc.Service
+	// Reports generates, shares and schedules reports.
+	Reports *reportsvc.Service
 	Blobs   blob.Store
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.

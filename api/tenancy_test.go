@@ -9,6 +9,7 @@ import (
 	"github.com/dqs/dqs/api"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dqs/dqs/internal/servicetest"
 	"github.com/dqs/dqs/models"
@@ -154,6 +155,46 @@ var resources = map[string]ownedResource{
 	"DELETE /api/v1/contracts/:id":                    contractOfA,
 	"GET /api/v1/contracts/:id/odcs":                  contractOfA,
 	"DELETE /api/v1/lineage/edges/:id":                edgeOfA,
+	"GET /api/v1/reports/:id":                         reportOfA,
+	"GET /api/v1/reports/:id/download":                reportOfA,
+	"POST /api/v1/reports/:id/share":                  reportOfA,
+	"DELETE /api/v1/reports/:id/share":                reportOfA,
+	"GET /api/v1/reports/schedules/:id":               reportScheduleOfA,
+	"PATCH /api/v1/reports/schedules/:id":             reportScheduleOfA,
+	"DELETE /api/v1/reports/schedules/:id":            reportScheduleOfA,
+	"POST /api/v1/reports/schedules/:id/run":          reportScheduleOfA,
+}
+
+// reportOfA makes a complete AI readiness report of org A (stored as its
+// workflow leaves it) that must stay unshared.
+func reportOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	ctx := context.Background()
+	r := &models.Report{ID: uuid.NewString(), ReportType: "ai_readiness", Level: "basic", Config: "{}"}
+	if err := env.App.Stores.Reports.Create(ctx, a.OrgID, r); err != nil {
+		env.T.Fatal(err)
+	}
+	if err := env.App.Stores.Reports.Complete(ctx, a.OrgID, r.ID, "orgs/"+a.OrgID+"/reports/"+r.ID+".pdf", 10, "", time.Now()); err != nil {
+		env.T.Fatal(err)
+	}
+	return r.ID, nil, func() bool {
+		got, err := env.App.Stores.Reports.Get(ctx, a.OrgID, r.ID)
+		return err == nil && got.ShareTokenHash == nil
+	}
+}
+
+// reportScheduleOfA makes a report schedule of org A (through the store)
+// that must stay enabled and weekly.
+func reportScheduleOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	ctx := context.Background()
+	sc := &models.ReportSchedule{ID: uuid.NewString(), ReportType: "ai_readiness", Frequency: "weekly",
+		Recipients: `["board@example.com"]`, Config: "{}", Enabled: true}
+	if err := env.App.Stores.ReportSchedules.Create(ctx, a.OrgID, sc); err != nil {
+		env.T.Fatal(err)
+	}
+	return sc.ID, map[string]any{"enabled": false, "frequency": "quarterly"}, func() bool {
+		got, err := env.App.Stores.ReportSchedules.Get(ctx, a.OrgID, sc.ID)
+		return err == nil && got.Enabled && got.Frequency == "weekly"
+	}
 }
 
 // edgeOfA makes an edge of org A, between two of its sources' nodes, that

@@ -33,6 +33,7 @@ import (
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/netguard"
 	"github.com/dqs/dqs/ratelimit"
+	"github.com/dqs/dqs/reportsvc"
 	"github.com/dqs/dqs/retention"
 	"github.com/dqs/dqs/scans"
 	"github.com/dqs/dqs/secrets"
@@ -213,6 +214,8 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Jobs:    &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
 			Sources: sourcesSvc, Contracts: contractsSvc, Lineage: lineageSvc,
+			Reports: &reportsvc.Service{Stores: a.Stores, Workflows: worker.Reports{Client: a.Temporal, Names: names},
+				Schedules: worker.ReportSchedules{Client: a.Temporal, Names: names}, AppURL: cfg.AppURL, Logger: a.Logger},
 			Scans: &scans.Service{Stores: a.Stores, Sources: sourcesSvc, Workflows: worker.Scans{Client: a.Temporal, Names: names},
 				Schedules: worker.SourceSchedules{Client: a.Temporal, Names: names}, Logger: a.Logger},
 			Blobs: blobs.store, LocalBlobs: blobs.local, WebhookGuard: guard, WebhookSender: sender,

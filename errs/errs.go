@@ -77,6 +77,12 @@ func Conflict(format string, args ...any) *Error {
 	return newf(http.StatusConflict, "conflict", format, args...)
 }
 
+// ReportNotReady reports a report asked to be downloaded or shared before
+// it is complete.
+func ReportNotReady(format string, args ...any) *Error {
+	return newf(http.StatusConflict, "report_not_ready", format, args...)
+}
+
 // LimitExceeded reports a count limit such as 10 API keys per organisation.
 func LimitExceeded(format string, args ...any) *Error {
 	return newf(http.StatusConflict, "limit_exceeded", format, args...)

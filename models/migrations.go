@@ -218,6 +218,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611270101_sources", Migrate: migrateSources},
 	{ID: "202611270201_anomalies_alerts", Migrate: migrateAnomaliesAlerts},
 	{ID: "202611280101_contracts_lineage", Migrate: migrateContractsLineage},
+	{ID: "202611290101_reports", Migrate: migrateReports},
 }
 
 // LiveModels returns a value of every model the service stores, one per
@@ -231,6 +232,7 @@ func LiveModels() []any {
 		&Job{}, &File{}, &FileColumn{}, &Webhook{}, &TOTPChallenge{}, &TOTPAttempt{},
 		&Source{}, &SourceSchedule{}, &Scan{}, &ScanTable{}, &DiscoveredFile{}, &MetricPoint{},
 		&Anomaly{}, &Alert{}, &Contract{}, &LineageNode{}, &LineageEdge{},
+		&Report{}, &Certificate{}, &ReportSchedule{},
 	}
 }
 

@@ -22,6 +22,9 @@ type Stores struct {
 	Alerts             Alerts
 	Contracts          Contracts
 	Lineage            Lineage
+	Reports            Reports
+	Certificates       Certificates
+	ReportSchedules    ReportSchedules
 }
 
 // NewStores returns the stores over db.
@@ -47,5 +50,8 @@ func NewStores(db *DB) *Stores {
 		Contracts:          Contracts{db},
 		Lineage:            Lineage{db},
 		Alerts:             Alerts{db},
+		Reports:            Reports{db},
+		Certificates:       Certificates{db},
+		ReportSchedules:    ReportSchedules{db},
 	}
 }

@@ -18,14 +18,19 @@ const scheduleTimeZone = "UTC"
 
 // Schedule describes one Temporal Schedule the service needs to exist.
 type Schedule struct {
-	ID         string // stable schedule id, e.g. "dqs-purge-expired-tokens"
-	Cron       string // standard five-field cron, evaluated in UTC
-	Workflow   any    // workflow function or name
-	Args       []any
-	TaskQueue  string
-	WorkflowID string                      // id of each started workflow (Temporal appends the time); defaults to ID
-	Overlap    enums.ScheduleOverlapPolicy // default SKIP when zero
-	Note       string                      // set when the schedule is created; later runs leave the state alone
+	ID   string // stable schedule id, e.g. "dqs-purge-expired-tokens"
+	Cron string // standard five-field cron, evaluated in UTC
+	// Every, instead of Cron, runs the workflow every Every, at the
+	// times Offset past a multiple of Every since the Unix epoch (so a
+	// schedule anchored at a row's creation runs a whole number of
+	// periods after it).
+	Every, Offset time.Duration
+	Workflow      any // workflow function or name
+	Args          []any
+	TaskQueue     string
+	WorkflowID    string                      // id of each started workflow (Temporal appends the time); defaults to ID
+	Overlap       enums.ScheduleOverlapPolicy // default SKIP when zero
+	Note          string                      // set when the schedule is created; later runs leave the state alone
 	// Paused, when set, is the paused state the schedule must have, at
 	// creation and at every update; nil leaves the state as an operator
 	// set it.
@@ -165,6 +170,15 @@ func (s Schedule) validate() error {
 	if name, ok := s.Workflow.(string); ok && name == "" {
 		return errors.New("empty Workflow name")
 	}
+	if s.Every > 0 {
+		if s.Cron != "" {
+			return errors.New("both Cron and Every set")
+		}
+		if s.Offset < 0 || s.Offset >= s.Every {
+			return fmt.Errorf("offset %s outside [0, %s)", s.Offset, s.Every)
+		}
+		return nil
+	}
 	if strings.Contains(s.Cron, "TZ=") {
 		return fmt.Errorf("cron %q: time zone prefixes are not allowed, crons are always evaluated in %s", s.Cron, scheduleTimeZone)
 	}
@@ -175,6 +189,9 @@ func (s Schedule) validate() error {
 }
 
 func (s Schedule) spec() client.ScheduleSpec {
+	if s.Every > 0 {
+		return client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: s.Every, Offset: s.Offset}}}
+	}
 	return client.ScheduleSpec{
 		CronExpressions: []string{s.Cron},
 		TimeZoneName:    scheduleTimeZone,

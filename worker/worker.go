@@ -71,6 +71,8 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities, queu
 		w.RegisterWorkflow(workflows.DeliverWebhook)
 		w.RegisterWorkflow(workflows.ScanSource)
 		w.RegisterWorkflow(workflows.ScheduledScan)
+		w.RegisterWorkflow(workflows.GenerateReport)
+		w.RegisterWorkflow(workflows.ScheduledReport)
 		registerActivities(w, queueActivities(acts, false))
 		if queues == config.AllQueues {
 			// Releases before the analysis queue scheduled file analyses
@@ -112,6 +114,7 @@ var analysisActivities = []any{
 	(*activities.Activities).ScanItem,
 	(*activities.Activities).CreateScheduledScan,
 	(*activities.Activities).DetectAnomalies,
+	(*activities.Activities).BuildReport,
 }
 
 // queueActivities returns the activities of one queue by name: the

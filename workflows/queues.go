@@ -28,7 +28,14 @@ type Names struct {
 	// SourceSchedulePrefix starts the ids of the Temporal Schedules of
 	// source schedules (SourceScheduleID).
 	SourceSchedulePrefix string
+	// ReportSchedulePrefix starts the ids of the Temporal Schedules of
+	// report schedules (ReportScheduleID).
+	ReportSchedulePrefix string
 }
+
+// ReportScheduleID is the id of the Temporal Schedule of report schedule
+// id.
+func (n Names) ReportScheduleID(id string) string { return n.ReportSchedulePrefix + id }
 
 // SourceScheduleID is the id of the Temporal Schedule of source schedule
 // id; the scans it starts are the workflows ScheduledScanWorkflowID names.
@@ -55,6 +62,7 @@ func NamesFor(prefix string) Names {
 		PurgeSchedule:        prefix + "-purge-expired-credentials",
 		RetentionSchedule:    prefix + "-retention-sweep",
 		SourceSchedulePrefix: prefix + "-source-schedule-",
+		ReportSchedulePrefix: prefix + "-report-schedule-",
 	}
 }
 
