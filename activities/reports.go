@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
@@ -40,7 +42,7 @@ const ErrTypeReportGone = "report_gone"
 
 // maxReportAttachment bounds the PDF an e-mail carries; a larger one is
 // sent as a link to the report instead.
-const maxReportAttachment = 20 << 20
+const maxReportAttachment = 10 << 20
 
 func reportGone(err error) error {
 	if isNotFound(err) {
@@ -88,7 +90,7 @@ func (a *Activities) BuildReport(ctx context.Context, in ReportRef) error {
 	}
 	var summary []byte
 	if input.Readiness != nil {
-		if summary, err = json.Marshal(input.Readiness); err != nil {
+		if summary, err = json.Marshal(reportsvc.ShareSummary(*input.Readiness)); err != nil {
 			return err
 		}
 	}
@@ -183,10 +185,13 @@ func (a *Activities) EmailReport(ctx context.Context, in ReportScheduleRef) erro
 	if err != nil {
 		return err
 	}
+	// The subject is the service's words only: the organisation's name is
+	// chosen by whoever registered it and must not make the subject line
+	// of mail sent from the service's address.
 	title := reports.Kind(r.ReportType).Title()
-	msg := mailer.Message{To: reportsvc.Recipients(sc), Subject: fmt.Sprintf("%s for %s, %s", title, org.Name, r.CreatedAt.UTC().Format(time.DateOnly)),
-		Text: fmt.Sprintf("The %s of %s, generated on %s by its %s schedule, is attached.\n\nIt is also in DQS: %s/api/v1/reports/%s\n",
-			title, org.Name, r.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), sc.Frequency, a.AppURL, r.ID)}
+	msg := mailer.Message{To: reportsvc.Recipients(sc), Subject: fmt.Sprintf("DQS: %s, %s", title, r.CreatedAt.UTC().Format(time.DateOnly)),
+		Text: fmt.Sprintf("The %s of the organisation %q in DQS, generated on %s by a %s schedule, is attached.\n\nIt is also in DQS: %s/api/v1/reports/%s\n",
+			title, printable(org.Name), r.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), sc.Frequency, a.AppURL, r.ID)}
 	if r.SizeBytes > maxReportAttachment {
 		msg.Text += fmt.Sprintf("\nThe PDF (%d MB) is too large to attach; download it from DQS.\n", r.SizeBytes>>20)
 		return a.Mailer.Send(ctx, msg)
@@ -202,6 +207,17 @@ func (a *Activities) EmailReport(ctx context.Context, in ReportScheduleRef) erro
 	}
 	msg.Attachments = []mailer.Attachment{{Filename: reportsvc.FileName(r), ContentType: "application/pdf", Data: pdf}}
 	return a.Mailer.Send(ctx, msg)
+}
+
+// printable replaces control characters (a name with a line break) by
+// spaces.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // ScheduleRunResult is the outcome of a schedule's run.

@@ -265,6 +265,10 @@ func (s *Server) checks(c *gin.Context, class limitClass) []limitCheck {
 	switch class {
 	case limitAuth:
 		return []limitCheck{{"auth:" + ip, l.Auth}}
+	case limitVerify:
+		// The authentication endpoints' numbers, in a bucket of its own:
+		// checking certificates must not lock an address out of login.
+		return []limitCheck{{"verify:" + ip, l.Auth}}
 	case limitWebSocket:
 		return []limitCheck{{"ws:" + ip, l.WS}}
 	}

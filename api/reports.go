@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"html/template"
 	"net/http"
 	"time"
@@ -109,7 +110,11 @@ func (s *Server) reportCertificate(c *gin.Context, r *models.Report) (*models.Ce
 	if r.ReportType != string(reports.AIReadiness) || r.Status != models.ReportComplete {
 		return nil, nil
 	}
-	return s.Stores.Certificates.ForReport(c.Request.Context(), r.OrgID, r.ID)
+	cert, err := s.Stores.Certificates.ForReport(c.Request.Context(), r.OrgID, r.ID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil // a report completed before certificates were kept
+	}
+	return cert, err
 }
 
 // reportParam reads the report of the path, the caller's organisation's.
@@ -217,9 +222,6 @@ type sharedReportView struct {
 	Certificate     map[string]any         `json:"certificate"`
 }
 
-// maxSharedRecommendations bounds the recommendations a share link lists.
-const maxSharedRecommendations = 20
-
 func viewShared(sh *reportsvc.Shared) sharedReportView {
 	a := sh.Assessment
 	v := sharedReportView{ReportID: sh.Report.ID, ReportType: sh.Report.ReportType, GeneratedAt: sh.Report.CreatedAt.UTC(),
@@ -232,7 +234,7 @@ func viewShared(sh *reportsvc.Shared) sharedReportView {
 	for _, d := range a.Datasets {
 		v.Datasets = append(v.Datasets, publicDataset{Name: d.Name, Score: d.Score, Grade: d.Grade})
 	}
-	for _, r := range a.Recommendations[:min(len(a.Recommendations), maxSharedRecommendations)] {
+	for _, r := range a.Recommendations[:min(len(a.Recommendations), reportsvc.MaxSharedRecommendations)] {
 		v.Recommendations = append(v.Recommendations, publicRecommendation{Dataset: r.Dataset, Action: r.Action, Impact: r.Impact})
 	}
 	return v

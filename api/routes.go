@@ -29,6 +29,7 @@ const (
 	limitJobs
 	limitBilling
 	limitWebSocket
+	limitVerify
 )
 
 // route is one row of the route table: everything the middleware needs to
@@ -159,21 +160,21 @@ func (s *Server) routeTable() []route {
 		{Method: "POST", Path: v1 + "/lineage/edges", Access: Any, Handle: s.addLineageEdge},
 		{Method: "DELETE", Path: v1 + "/lineage/edges/:id", Access: Any, Handle: s.deleteLineageEdge},
 		{Method: "GET", Path: v1 + "/blobs/:token", Access: Public, Handle: s.serveBlob},
-		{Method: "POST", Path: v1 + "/reports/generate", Access: Any, Handle: s.generateReport},
+		{Method: "POST", Path: v1 + "/reports/generate", Access: Any, Limit: limitJobs, Handle: s.generateReport},
 		{Method: "GET", Path: v1 + "/reports", Access: Any, Handle: s.listReports},
 		{Method: "POST", Path: v1 + "/reports/schedules", Access: Any, Role: admin, Handle: s.createReportSchedule},
 		{Method: "GET", Path: v1 + "/reports/schedules", Access: Any, Handle: s.listReportSchedules},
 		{Method: "GET", Path: v1 + "/reports/schedules/:id", Access: Any, Handle: s.getReportSchedule},
 		{Method: "PATCH", Path: v1 + "/reports/schedules/:id", Access: Any, Role: admin, Handle: s.updateReportSchedule},
 		{Method: "DELETE", Path: v1 + "/reports/schedules/:id", Access: Any, Role: admin, Handle: s.deleteReportSchedule},
-		{Method: "POST", Path: v1 + "/reports/schedules/:id/run", Access: Any, Role: admin, Handle: s.runReportSchedule},
+		{Method: "POST", Path: v1 + "/reports/schedules/:id/run", Access: Any, Role: admin, Limit: limitJobs, Handle: s.runReportSchedule},
 		{Method: "GET", Path: v1 + "/reports/:id", Access: Any, Handle: s.getReport},
 		{Method: "GET", Path: v1 + "/reports/:id/download", Access: Any, Handle: s.downloadReport},
 		{Method: "POST", Path: v1 + "/reports/:id/share", Access: Any, Handle: s.shareReport},
 		{Method: "DELETE", Path: v1 + "/reports/:id/share", Access: Any, Handle: s.unshareReport},
 		{Method: "GET", Path: v1 + "/public/reports/:share_token", Access: Public, Handle: s.publicReport},
 		{Method: "GET", Path: "/report/:share_token", Access: Public, Handle: s.sharedReportPage},
-		{Method: "POST", Path: v1 + "/ai-readiness/certificates/verify", Access: Public, Limit: limitAuth, Handle: s.verifyCertificate},
+		{Method: "POST", Path: v1 + "/ai-readiness/certificates/verify", Access: Public, Limit: limitVerify, Handle: s.verifyCertificate},
 		{Method: "POST", Path: v1 + "/public/upload", Access: Any, Scope: models.ScopeScan, Limit: limitUpload, Handle: s.publicUpload},
 		{Method: "GET", Path: v1 + "/public/jobs/:job_id", Access: Any, Handle: s.publicJob},
 		{Method: "GET", Path: v1 + "/public/alerts", Access: Any, Scope: models.ScopeRead, Handle: s.publicAlerts},

@@ -3,24 +3,19 @@ package mailer
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
 	"errors"
 	"io"
-	"math/big"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"github.com/dqs/dqs/internal/emulators"
 )
 
 const (
@@ -28,139 +23,12 @@ const (
 	testPass = "s3cr3t-P@ssw0rd!"
 )
 
-// received is one message accepted by the test server.
-type received struct {
-	From  string
-	Rcpts []string
-	Data  []byte
-	TLS   bool
-	User  string
-}
-
-// testBackend is a real go-smtp backend that records accepted messages.
-type testBackend struct {
-	requireAuth bool
-	mu          sync.Mutex
-	msgs        []received
-}
-
-func (b *testBackend) NewSession(c *smtp.Conn) (smtp.Session, error) {
-	_, isTLS := c.TLSConnectionState()
-	return &testSession{b: b, tls: isTLS}, nil
-}
-
-func (b *testBackend) messages() []received {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]received(nil), b.msgs...)
-}
-
-type testSession struct {
-	b    *testBackend
-	tls  bool
-	user string
-	cur  received
-}
-
-var _ smtp.AuthSession = (*testSession)(nil)
-
-func (s *testSession) AuthMechanisms() []string { return []string{sasl.Plain} }
-
-func (s *testSession) Auth(mech string) (sasl.Server, error) {
-	return sasl.NewPlainServer(func(identity, username, password string) error {
-		if username != testUser || password != testPass {
-			return smtp.ErrAuthFailed
-		}
-		s.user = username
-		return nil
-	}), nil
-}
-
-func (s *testSession) Mail(from string, _ *smtp.MailOptions) error {
-	if s.b.requireAuth && s.user == "" {
-		return smtp.ErrAuthRequired
-	}
-	s.cur = received{From: from, TLS: s.tls, User: s.user}
-	return nil
-}
-
-func (s *testSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.cur.Rcpts = append(s.cur.Rcpts, to)
-	return nil
-}
-
-func (s *testSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	s.cur.Data = b
-	s.b.mu.Lock()
-	s.b.msgs = append(s.b.msgs, s.cur)
-	s.b.mu.Unlock()
-	return nil
-}
-
-func (s *testSession) Reset()        { s.cur = received{} }
-func (s *testSession) Logout() error { return nil }
-
-// startServer runs a real SMTP server on 127.0.0.1:0 and returns its port.
-// If implicitTLS is set, the listener itself speaks TLS.
-func startServer(t *testing.T, be *testBackend, configure func(*smtp.Server), implicitTLS *tls.Config) int {
+// startServer runs a real SMTP server that accepts testUser/testPass for
+// AUTH PLAIN, configured further by opts.
+func startServer(t *testing.T, opts emulators.SMTPOptions) *emulators.SMTPServer {
 	t.Helper()
-	srv := smtp.NewServer(be)
-	srv.Domain = "localhost"
-	srv.ReadTimeout = 10 * time.Second
-	srv.WriteTimeout = 10 * time.Second
-	srv.MaxMessageBytes = 10 << 20
-	if configure != nil {
-		configure(srv)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if implicitTLS != nil {
-		ln = tls.NewListener(ln, implicitTLS)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = srv.Serve(ln)
-	}()
-	t.Cleanup(func() {
-		_ = srv.Close()
-		<-done
-	})
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// selfSignedTLS generates a throw-away certificate for 127.0.0.1/localhost.
-func selfSignedTLS(t *testing.T) *tls.Config {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(time.Now().UnixNano()),
-		Subject:               pkix.Name{CommonName: "localhost"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		DNSNames:              []string{"localhost"},
-		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tls.Config{
-		Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}},
-		MinVersion:   tls.VersionTLS12,
-	}
+	opts.Username, opts.Password = testUser, testPass
+	return emulators.StartSMTP(t, opts)
 }
 
 func testMessage() Message {
@@ -176,9 +44,9 @@ func testMessage() Message {
 	}
 }
 
-func checkReceived(t *testing.T, be *testBackend, want Message) received {
+func checkReceived(t *testing.T, be *emulators.SMTPServer, want Message) emulators.SMTPMessage {
 	t.Helper()
-	msgs := be.messages()
+	msgs := be.Messages()
 	if len(msgs) != 1 {
 		t.Fatalf("server received %d messages, want 1", len(msgs))
 	}
@@ -209,8 +77,8 @@ func checkReceived(t *testing.T, be *testBackend, want Message) received {
 }
 
 func TestSMTPPlainWithAuth(t *testing.T) {
-	be := &testBackend{requireAuth: true}
-	port := startServer(t, be, func(s *smtp.Server) { s.AllowInsecureAuth = true }, nil)
+	be := startServer(t, emulators.SMTPOptions{RequireAuth: true, AllowInsecureAuth: true})
+	port := be.Port
 
 	m := NewSMTP(SMTPConfig{
 		Host: "127.0.0.1", Port: port, TLS: "none",
@@ -232,10 +100,10 @@ func TestSMTPPlainWithAuth(t *testing.T) {
 }
 
 func TestSMTPNoAuthWhenNoUsername(t *testing.T) {
-	be := &testBackend{}
 	// AUTH is not offered on plaintext connections (AllowInsecureAuth is
 	// false), so any AUTH attempt would fail the send.
-	port := startServer(t, be, nil, nil)
+	be := startServer(t, emulators.SMTPOptions{})
+	port := be.Port
 	m := NewSMTP(SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "noreply@dqs.example"})
 	want := testMessage()
 	want.Attachments = nil
@@ -248,9 +116,9 @@ func TestSMTPNoAuthWhenNoUsername(t *testing.T) {
 }
 
 func TestSMTPStartTLS(t *testing.T) {
-	be := &testBackend{requireAuth: true}
 	// AllowInsecureAuth stays false: AUTH only succeeds after STARTTLS.
-	port := startServer(t, be, func(s *smtp.Server) { s.TLSConfig = selfSignedTLS(t) }, nil)
+	be := startServer(t, emulators.SMTPOptions{RequireAuth: true, StartTLS: emulators.SelfSignedTLS(t)})
+	port := be.Port
 
 	m := NewSMTP(SMTPConfig{
 		Host: "127.0.0.1", Port: port, // TLS empty => starttls
@@ -278,26 +146,26 @@ func TestSMTPStartTLS(t *testing.T) {
 	if strings.Contains(err.Error(), testPass) {
 		t.Errorf("error leaks password: %v", err)
 	}
-	if n := len(be.messages()); n != 1 {
+	if n := len(be.Messages()); n != 1 {
 		t.Errorf("server has %d messages after failed send, want 1", n)
 	}
 }
 
 func TestSMTPStartTLSNotOffered(t *testing.T) {
-	be := &testBackend{}
-	port := startServer(t, be, nil, nil) // no TLSConfig => no STARTTLS
+	be := startServer(t, emulators.SMTPOptions{}) // no StartTLS => no STARTTLS
+	port := be.Port
 	m := NewSMTP(SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "starttls", From: "noreply@dqs.example", InsecureSkipVerify: true})
 	if err := m.Send(context.Background(), testMessage()); err == nil {
 		t.Fatal("expected failure instead of silent downgrade to plaintext")
 	}
-	if n := len(be.messages()); n != 0 {
+	if n := len(be.Messages()); n != 0 {
 		t.Errorf("message delivered without TLS")
 	}
 }
 
 func TestSMTPImplicitTLS(t *testing.T) {
-	be := &testBackend{requireAuth: true}
-	port := startServer(t, be, nil, selfSignedTLS(t))
+	be := startServer(t, emulators.SMTPOptions{RequireAuth: true, ImplicitTLS: emulators.SelfSignedTLS(t)})
+	port := be.Port
 	m := NewSMTP(SMTPConfig{
 		Host: "127.0.0.1", Port: port, TLS: "tls",
 		Username: testUser, Password: testPass,
@@ -311,8 +179,8 @@ func TestSMTPImplicitTLS(t *testing.T) {
 }
 
 func TestSMTPWrongPasswordNotLeaked(t *testing.T) {
-	be := &testBackend{requireAuth: true}
-	port := startServer(t, be, func(s *smtp.Server) { s.AllowInsecureAuth = true }, nil)
+	be := startServer(t, emulators.SMTPOptions{RequireAuth: true, AllowInsecureAuth: true})
+	port := be.Port
 
 	const wrong = "Wr0ng-Pa55-7f3a9c"
 	m := NewSMTP(SMTPConfig{
@@ -338,7 +206,7 @@ func TestSMTPWrongPasswordNotLeaked(t *testing.T) {
 	if !errors.As(err, &smtpErr) || smtpErr.Code != 535 {
 		t.Errorf("want SMTP 535 error, got %v", err)
 	}
-	if n := len(be.messages()); n != 0 {
+	if n := len(be.Messages()); n != 0 {
 		t.Errorf("message delivered despite failed auth")
 	}
 }

@@ -85,13 +85,30 @@ type ReportSchedule struct {
 // MaxReportSchedules bounds an organisation's report schedules.
 const MaxReportSchedules = 20
 
+// MaxPendingReports bounds the reports an organisation has being
+// generated at once: AI readiness reports are free, and each reads the
+// organisation's data.
+const MaxPendingReports = 5
+
 // Reports stores the organisations' reports.
 type Reports struct{ db *DB }
 
 // Create charges r.Tokens and stores r pending, in one transaction: too
-// few tokens is 402 and stores nothing.
+// few tokens is 402 and stores nothing; MaxPendingReports already pending
+// is 409 limit_exceeded.
 func (s Reports) Create(ctx context.Context, orgID string, r *Report) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		if err := s.db.lockOrg(ctx, orgID); err != nil {
+			return err
+		}
+		var pending int64
+		err := s.db.conn(ctx).Model(&Report{}).Where("org_id = ? AND status = ?", orgID, ReportPending).Count(&pending).Error
+		if err != nil {
+			return err
+		}
+		if pending >= MaxPendingReports {
+			return errs.LimitExceeded("%d reports are being generated; ask again when one is complete", pending)
+		}
 		if r.Tokens > 0 {
 			if _, err := (Orgs{s.db}).SpendTokens(ctx, orgID, r.Tokens); err != nil {
 				return err
@@ -104,19 +121,20 @@ func (s Reports) Create(ctx context.Context, orgID string, r *Report) error {
 }
 
 // Delete removes a pending report and gives its tokens back: the undo of
-// a report whose workflow could not start.
+// a report whose workflow could not start. A report no longer pending is
+// left alone (its workflow did start): refunded only by the one statement
+// that removed it.
 func (s Reports) Delete(ctx context.Context, orgID, id string) error {
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
 		r, err := s.Get(ctx, orgID, id)
 		if err != nil {
 			return err
 		}
-		if err := s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&Report{}).Error; err != nil {
-			return err
+		res := s.db.conn(ctx).Where("org_id = ? AND id = ? AND status = ? AND refunded = ?", orgID, id, ReportPending, false).Delete(&Report{})
+		if res.Error != nil || res.RowsAffected == 0 || r.Tokens == 0 {
+			return res.Error
 		}
-		if r.Tokens > 0 && !r.Refunded {
-			_, err = (Orgs{s.db}).AddTokens(ctx, orgID, r.Tokens)
-		}
+		_, err = (Orgs{s.db}).AddTokens(ctx, orgID, r.Tokens)
 		return err
 	})
 }
@@ -178,10 +196,12 @@ func (s Reports) Fail(ctx context.Context, orgID, id, reason string, at time.Tim
 		if err != nil || r.Status != ReportPending {
 			return err
 		}
-		err = s.db.conn(ctx).Model(&Report{}).Where("org_id = ? AND id = ? AND status = ?", orgID, id, ReportPending).
-			Updates(map[string]any{"status": ReportFailed, "error": reason, "completed_at": dbTime(at), "refunded": true}).Error
-		if err != nil || r.Tokens == 0 || r.Refunded {
-			return err
+		// Only the statement that moves the report out of pending refunds
+		// it: two attempts failing it at once refund once.
+		res := s.db.conn(ctx).Model(&Report{}).Where("org_id = ? AND id = ? AND status = ? AND refunded = ?", orgID, id, ReportPending, false).
+			Updates(map[string]any{"status": ReportFailed, "error": reason, "completed_at": dbTime(at), "refunded": true})
+		if res.Error != nil || res.RowsAffected == 0 || r.Tokens == 0 {
+			return res.Error
 		}
 		_, err = (Orgs{s.db}).AddTokens(ctx, orgID, r.Tokens)
 		return err
@@ -241,22 +261,29 @@ func (s Certificates) ForReport(ctx context.Context, orgID, reportID string) (*C
 }
 
 // ByHash returns the certificate with the verification hash, whatever its
-// organisation: verification is public by design.
+// organisation (verification is public by design), when its report is
+// complete: a certificate of a report that failed or was removed verifies
+// nothing.
 func (s Certificates) ByHash(ctx context.Context, hash string) (*Certificate, error) {
 	var c Certificate
-	err := s.db.conn(ctx).Where("verification_hash = ?", hash).Take(&c).Error
+	err := s.db.conn(ctx).Where("verification_hash = ?", hash).Where(completeReport).Take(&c).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, errs.NotFound("certificate")
 	}
 	return &c, err
 }
 
-// History returns the organisation's certificates issued before t, oldest
-// first, at most limit (the most recent ones).
-func (s Certificates) History(ctx context.Context, orgID string, before time.Time, limit int) ([]Certificate, error) {
+// completeReport keeps the certificates whose report is complete.
+const completeReport = "report_id IN (SELECT id FROM reports WHERE reports.org_id = certificates.org_id AND reports.status = 'complete')"
+
+// History returns the certificates of the organisation's complete reports
+// issued before t, other than report reportID's, oldest first, at most
+// limit (the most recent ones).
+func (s Certificates) History(ctx context.Context, orgID, reportID string, before time.Time, limit int) ([]Certificate, error) {
 	var out []Certificate
 	err := s.db.conn(ctx).Select("id, org_id, report_id, verification_hash, grade, score, certified, issued_at").
-		Where("org_id = ? AND issued_at < ?", orgID, dbTime(before)).Order("issued_at DESC, id DESC").Limit(limit).Find(&out).Error
+		Where("org_id = ? AND issued_at < ? AND report_id <> ?", orgID, dbTime(before), reportID).Where(completeReport).
+		Order("issued_at DESC, id DESC").Limit(limit).Find(&out).Error
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}

@@ -66,8 +66,10 @@ type Input struct {
 	// Retention is the organisation's retention setting.
 	Retention Retention
 	// Datasets are the analysed files and scanned tables in scope, each
-	// at its latest analysis in the range.
-	Datasets []Dataset
+	// at its latest analysis in the range: the most recently analysed,
+	// when the scope holds more (DatasetsInScope counts them all).
+	Datasets        []Dataset
+	DatasetsInScope int64
 	// OpenAlerts are the organisation's unacknowledged alerts (newest
 	// first), for the executive summary.
 	OpenAlerts []Alert

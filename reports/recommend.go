@@ -88,8 +88,15 @@ func Recommend(datasets []Dataset, privacy bool) []Recommendation {
 		}
 	}
 	sortRecommendations(out)
+	if len(out) > MaxRecommendations {
+		out = out[:MaxRecommendations]
+	}
 	return out
 }
+
+// MaxRecommendations bounds the recommendations of a report: the ones
+// with the most impact; the rest would not be read.
+const MaxRecommendations = 200
 
 // Movement is a dataset's score change against its previous analysis.
 type Movement struct {

@@ -387,6 +387,9 @@ func (d *doc) cover() {
 	d.kv("Period", period(d.in.From, d.in.To))
 	d.kv("Level", levelName(d.in.Level))
 	d.kv("Report ID", orDash(d.in.ReportID))
+	if n := int64(len(d.in.Datasets)); d.in.DatasetsInScope > n {
+		d.kv("Datasets", fmt.Sprintf("the %d most recently analysed of %d in scope", n, d.in.DatasetsInScope))
+	}
 	d.pdf.Ln(2)
 	d.rule(d.pdf.GetY())
 	d.pdf.Ln(2)
@@ -728,12 +731,13 @@ func day(t time.Time) string {
 
 func period(from, to *time.Time) string {
 	switch {
+	// To is exclusive; the last day covered is the one before it.
 	case from != nil && to != nil:
-		return day(*from) + " to " + day(*to)
+		return day(*from) + " to " + day(to.Add(-time.Nanosecond))
 	case from != nil:
 		return "from " + day(*from)
 	case to != nil:
-		return "up to " + day(*to)
+		return "up to " + day(to.Add(-time.Nanosecond))
 	}
 	return "all analyses"
 }

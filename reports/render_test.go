@@ -76,7 +76,7 @@ func sampleInput(kind Kind, level Level) Input {
 	a := Assess(datasets)
 	return Input{
 		Kind: kind, Level: level, ReportID: "rep-0001", Organization: "Acme Health Ltd",
-		GeneratedAt: generatedAt, From: ptr(date(2025, 1, 1)), To: ptr(date(2025, 3, 31)),
+		GeneratedAt: generatedAt, From: ptr(date(2025, 1, 1)), To: ptr(date(2025, 4, 1)), // To is exclusive: through 31 March
 		Retention: Retention{Mode: "short_term", Days: 90},
 		Datasets:  datasets,
 		OpenAlerts: []Alert{

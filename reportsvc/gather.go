@@ -3,11 +3,13 @@ package reportsvc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
 
 	"github.com/dqs/dqs/analysis"
+	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/quality"
 	"github.com/dqs/dqs/reports"
@@ -24,7 +26,73 @@ const (
 	// maxGradeHistory is how many earlier grades the AI readiness report
 	// shows.
 	maxGradeHistory = 24
+	// maxReportColumns bounds the columns a report lists over all its
+	// datasets (files can have thousands): personal-data columns first,
+	// since the GDPR inventory must name them, then the others in order.
+	maxReportColumns = 10000
+	// maxIssuesPerDataset bounds a dataset's issues: the worst ones.
+	maxIssuesPerDataset = 100
 )
+
+// trimColumns keeps at most budget columns over the datasets: every
+// personal-data column while the budget lasts, then the others, each
+// dataset's in their order.
+func trimColumns(datasets []reports.Dataset, budget int) {
+	total := 0
+	for _, d := range datasets {
+		total += len(d.Columns)
+	}
+	if total <= budget {
+		return
+	}
+	keep := make([][]bool, len(datasets))
+	for pass, personal := range []bool{true, false} {
+		for i, d := range datasets {
+			if pass == 0 {
+				keep[i] = make([]bool, len(d.Columns))
+			}
+			for j, c := range d.Columns {
+				if c.Personal() == personal && budget > 0 {
+					keep[i][j] = true
+					budget--
+				}
+			}
+		}
+	}
+	for i := range datasets {
+		kept := datasets[i].Columns[:0]
+		for j, c := range datasets[i].Columns {
+			if keep[i][j] {
+				kept = append(kept, c)
+			}
+		}
+		datasets[i].Columns = kept
+	}
+}
+
+// worstIssues keeps the n issues of the highest severity, the most
+// values first, in that order.
+func worstIssues(in []reports.Issue, n int) []reports.Issue {
+	if len(in) <= n {
+		return in
+	}
+	rank := map[string]int{"critical": 0, "warning": 1, "info": 2}
+	sort.SliceStable(in, func(i, j int) bool {
+		ri, okI := rank[in[i].Severity]
+		rj, okJ := rank[in[j].Severity]
+		if !okI {
+			ri = 3
+		}
+		if !okJ {
+			rj = 3
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return in[i].Count > in[j].Count
+	})
+	return in[:n]
+}
 
 // Gather reads what the report shows from the organisation's data: each
 // dataset (an uploaded file by name, a table by source and name) at its
@@ -41,26 +109,39 @@ func (s *Service) Gather(ctx context.Context, orgID string, rep *models.Report) 
 		return reports.Input{}, err
 	}
 	from, to, _ := cfg.Range()
+	// What was analysed after the report was asked for is left out, so a
+	// retried build reads what the first attempt read, and the report
+	// says what was known when it was asked for.
+	scope := cfg.Scope()
+	if asked := rep.CreatedAt.UTC(); scope.To == nil || scope.To.After(asked) {
+		scope.To = &asked
+	}
 	in := reports.Input{Kind: reports.Kind(rep.ReportType), Level: cfg.Level, ReportID: rep.ID, Organization: org.Name,
 		GeneratedAt: rep.CreatedAt.UTC(), From: from, To: to,
 		Retention: reports.Retention{Mode: org.RetentionMode, Days: org.RetentionDays}}
 	var trend []reports.ScorePoint
 	if cfg.Files() {
-		files, points, err := s.fileDatasets(ctx, orgID, cfg.Scope())
+		files, points, names, err := s.fileDatasets(ctx, orgID, scope)
 		if err != nil {
 			return in, err
 		}
 		in.Datasets, trend = append(in.Datasets, files...), append(trend, points...)
+		in.DatasetsInScope += names
 	}
 	if cfg.Tables() && len(in.Datasets) < MaxDatasets {
-		tables, err := s.tableDatasets(ctx, orgID, cfg.Scope(), MaxDatasets-len(in.Datasets))
+		tables, total, err := s.tableDatasets(ctx, orgID, scope, MaxDatasets-len(in.Datasets))
 		if err != nil {
 			return in, err
 		}
+		in.DatasetsInScope += total
 		for _, d := range tables {
 			trend = append(trend, reports.ScorePoint{At: d.AnalysedAt, Score: d.Score})
 		}
 		in.Datasets = append(in.Datasets, tables...)
+	}
+	trimColumns(in.Datasets, maxReportColumns)
+	for i := range in.Datasets {
+		in.Datasets[i].Issues = worstIssues(in.Datasets[i].Issues, maxIssuesPerDataset)
 	}
 	in.Trend = dailyMeans(trend)
 	open := false
@@ -75,7 +156,7 @@ func (s *Service) Gather(ctx context.Context, orgID string, rep *models.Report) 
 	if in.Kind == reports.AIReadiness {
 		a := reports.Assess(in.Datasets)
 		in.Readiness = &a
-		history, err := s.Stores.Certificates.History(ctx, orgID, rep.CreatedAt, maxGradeHistory)
+		history, err := s.Stores.Certificates.History(ctx, orgID, rep.ID, rep.CreatedAt, maxGradeHistory)
 		if err != nil {
 			return in, err
 		}
@@ -88,12 +169,18 @@ func (s *Service) Gather(ctx context.Context, orgID string, rep *models.Report) 
 
 // fileDatasets returns the uploads in scope, one per file name at its
 // latest analysis, and every analysis's score for the trend.
-func (s *Service) fileDatasets(ctx context.Context, orgID string, sc models.ReportScope) ([]reports.Dataset, []reports.ScorePoint, error) {
+func (s *Service) fileDatasets(ctx context.Context, orgID string, sc models.ReportScope) ([]reports.Dataset, []reports.ScorePoint, int64, error) {
+	// The datasets are chosen by name in SQL, so a name analysed long ago
+	// is not pushed out by many analyses of others; the newest analyses
+	// give the trend and the histories.
+	latest, names, err := s.Stores.Files.LatestPerName(ctx, orgID, sc, MaxDatasets)
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	analyses, err := s.Stores.Files.AnalysesInScope(ctx, orgID, sc)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	var latest []int64
 	history := map[string][]reports.ScorePoint{}
 	var trend []reports.ScorePoint
 	for _, a := range analyses { // newest first
@@ -102,14 +189,11 @@ func (s *Service) fileDatasets(ctx context.Context, orgID string, sc models.Repo
 		}
 		p := reports.ScorePoint{At: a.CompletedAt.UTC(), Score: *a.QualityScore}
 		trend = append(trend, p)
-		if _, seen := history[a.FileName]; !seen && len(latest) < MaxDatasets {
-			latest = append(latest, a.ID)
-		}
 		history[a.FileName] = append(history[a.FileName], p)
 	}
 	files, err := s.Stores.Files.GetMany(ctx, orgID, latest)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	byID := make(map[int64]models.File, len(files))
 	for _, f := range files {
@@ -124,26 +208,26 @@ func (s *Service) fileDatasets(ctx context.Context, orgID string, sc models.Repo
 		}
 		var res analysis.Result
 		if err := json.Unmarshal([]byte(f.Profile), &res); err != nil {
-			return nil, nil, fmt.Errorf("file %d: stored profile: %w", f.ID, err)
+			return nil, nil, 0, fmt.Errorf("file %d: stored profile: %w", f.ID, err)
 		}
 		d := fileDataset(&f, &res)
 		d.History = reverse(history[f.FileName])
 		if prev, err := s.Stores.Files.PreviousAnalysis(ctx, orgID, f.FileName, f.ID); err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		} else if prev != nil && prev.QualityScore != nil {
 			d.PreviousScore = prev.QualityScore
 		}
 		j, ok := jobs[f.JobID]
 		if !ok {
 			if j, err = s.Stores.Jobs.Get(ctx, orgID, f.JobID); err != nil {
-				return nil, nil, err
+				return nil, nil, 0, err
 			}
 			jobs[f.JobID] = j
 		}
 		d.ErasureDueAt, d.ErasedAt = utcPtr(j.RetentionExpiresAt), utcPtr(j.FileDeletedAt)
 		out = append(out, d)
 	}
-	return out, trend, nil
+	return out, trend, names, nil
 }
 
 func fileDataset(f *models.File, res *analysis.Result) reports.Dataset {
@@ -168,27 +252,18 @@ func fileDataset(f *models.File, res *analysis.Result) reports.Dataset {
 
 // tableDatasets returns the tables in scope, one per source and table at
 // its latest scan, at most limit.
-func (s *Service) tableDatasets(ctx context.Context, orgID string, sc models.ReportScope, limit int) ([]reports.Dataset, error) {
-	analyses, err := s.Stores.Scans.TableAnalysesInScope(ctx, orgID, sc)
+func (s *Service) tableDatasets(ctx context.Context, orgID string, sc models.ReportScope, limit int) ([]reports.Dataset, int64, error) {
+	analyses, tables, err := s.Stores.Scans.LatestTables(ctx, orgID, sc, limit)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	type key struct {
-		source int64
-		table  string
-	}
-	seen := map[key]bool{}
-	var ids []int64
-	for _, a := range analyses {
-		k := key{a.SourceID, a.TableName}
-		if !seen[k] && len(ids) < limit {
-			seen[k] = true
-			ids = append(ids, a.ID)
-		}
+	ids := make([]int64, len(analyses))
+	for i, a := range analyses {
+		ids[i] = a.ID
 	}
 	rows, err := s.Stores.Scans.TablesByID(ctx, orgID, ids)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	sourceOf := map[int64]int64{}
 	for _, a := range analyses {
@@ -203,18 +278,20 @@ func (s *Service) tableDatasets(ctx context.Context, orgID string, sc models.Rep
 		sid := sourceOf[t.ID]
 		src, ok := sources[sid]
 		if !ok {
-			if src, err = s.Stores.Sources.Get(ctx, orgID, sid); err != nil {
+			if src, err = s.Stores.Sources.Get(ctx, orgID, sid); errors.Is(err, errs.ErrNotFound) {
 				continue // deleted meanwhile
+			} else if err != nil {
+				return nil, 0, err
 			}
 			sources[sid] = src
 		}
 		var res scanner.Result
 		if err := json.Unmarshal([]byte(t.Profile), &res); err != nil {
-			return nil, fmt.Errorf("scan table %d: stored profile: %w", t.ID, err)
+			return nil, 0, fmt.Errorf("scan table %d: stored profile: %w", t.ID, err)
 		}
 		out = append(out, tableDataset(src, &t, &res))
 	}
-	return out, nil
+	return out, tables, nil
 }
 
 func tableDataset(src *models.Source, t *models.ScanTable, res *scanner.Result) reports.Dataset {

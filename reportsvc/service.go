@@ -155,6 +155,22 @@ func tokenHash(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// MaxSharedRecommendations bounds the recommendations a share link shows.
+const MaxSharedRecommendations = 20
+
+// ShareSummary is the part of an assessment a share link shows, stored
+// with the report: scores, grades and the leading recommendations; the
+// per-dataset dimensions and evidence stay in the PDF.
+func ShareSummary(a reports.Assessment) reports.Assessment {
+	out := a
+	out.Recommendations = a.Recommendations[:min(len(a.Recommendations), MaxSharedRecommendations)]
+	out.Datasets = make([]reports.DatasetReadiness, len(a.Datasets))
+	for i, d := range a.Datasets {
+		out.Datasets[i] = reports.DatasetReadiness{ID: d.ID, Name: d.Name, Score: d.Score, Grade: d.Grade}
+	}
+	return out
+}
+
 // Shared is what a share link shows.
 type Shared struct {
 	Report      *models.Report

@@ -52,9 +52,11 @@ func (s ReportSchedules) Delete(ctx context.Context, _ string, id string) error 
 	return err
 }
 
-// Trigger starts a run now (a paused schedule runs too: the user asked).
+// Trigger starts a run now (a paused schedule runs too: the user asked),
+// even while a run is under way: the schedule's own overlap policy (skip)
+// would drop it silently.
 func (s ReportSchedules) Trigger(ctx context.Context, _ string, id string) error {
-	return s.Client.ScheduleClient().GetHandle(ctx, s.Names.ReportScheduleID(id)).Trigger(ctx, client.ScheduleTriggerOptions{})
+	return s.Client.ScheduleClient().GetHandle(ctx, s.Names.ReportScheduleID(id)).Trigger(ctx, client.ScheduleTriggerOptions{Overlap: enums.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL})
 }
 
 // Reports starts report generations on Temporal (reportsvc.Workflows).

@@ -1,11 +1,6 @@
 package gcs_test
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/json"
-	"encoding/pem"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,65 +11,18 @@ import (
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/blob/blobtest"
 	"github.com/dqs/dqs/blob/gcs"
+	"github.com/dqs/dqs/internal/emulators"
 )
 
-const bucket = "dqs-test"
-
-// fakeServiceAccount returns a service-account key file for a freshly
-// generated RSA key: enough for local URL signing, never valid at Google.
-func fakeServiceAccount(t *testing.T) []byte {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := json.Marshal(map[string]string{
-		"type":           "service_account",
-		"project_id":     "dqs-test",
-		"private_key_id": "0123456789abcdef",
-		"private_key":    string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})),
-		"client_email":   "dqs-blob@dqs-test.iam.gserviceaccount.com",
-		"client_id":      "1234567890",
-		"token_uri":      "https://oauth2.googleapis.com/token",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return j
-}
+const bucket = emulators.Bucket
 
 // newStore runs fake-gcs-server on a real local HTTP listener and points
 // the real storage client at it through Config.Endpoint, so the whole client
 // stack (resumable chunked uploads, JSON reads, error mapping) is exercised.
 func newStore(t *testing.T, prefix string) (*gcs.Store, *fakestorage.Server) {
 	t.Helper()
-	t.Setenv("STORAGE_EMULATOR_HOST", "") // do not let the env override Endpoint
-	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{
-		Scheme:     "http",
-		Host:       "127.0.0.1",
-		NoListener: false,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	srv.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: bucket})
-	s, err := gcs.New(t.Context(), gcs.Config{
-		Bucket:                bucket,
-		Prefix:                prefix,
-		Endpoint:              srv.URL() + "/storage/v1/",
-		CredentialsJSON:       fakeServiceAccount(t),
-		WithoutAuthentication: true,
-	})
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, srv
+	e := emulators.StartGCS(t, emulators.GCSOptions{})
+	return e.Store(t, prefix), e.Server
 }
 
 func TestConformance(t *testing.T) {
@@ -137,7 +85,7 @@ func TestSignedURL(t *testing.T) {
 	if q.Get("X-Goog-Algorithm") != "GOOG4-RSA-SHA256" || q.Get("X-Goog-Signature") == "" {
 		t.Errorf("URL not V4 signed: %q", u)
 	}
-	if !strings.HasPrefix(q.Get("X-Goog-Credential"), "dqs-blob@dqs-test.iam.gserviceaccount.com/") {
+	if !strings.HasPrefix(q.Get("X-Goog-Credential"), emulators.GCSServiceAccount+"/") {
 		t.Errorf("X-Goog-Credential = %q", q.Get("X-Goog-Credential"))
 	}
 	if got, want := q.Get("response-content-disposition"), blob.ContentDisposition("données 2024.csv"); got != want {

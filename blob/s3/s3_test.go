@@ -6,70 +6,30 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/blob/blobtest"
 	blobs3 "github.com/dqs/dqs/blob/s3"
+	"github.com/dqs/dqs/internal/emulators"
 )
 
-const bucket = "dqs-test"
+const bucket = emulators.Bucket
 
-// isolateAWSEnv keeps the developer's/CI's AWS configuration (profiles,
-// endpoint overrides, credentials) out of the tests.
-func isolateAWSEnv(t *testing.T) {
-	none := filepath.Join(t.TempDir(), "none")
-	t.Setenv("AWS_CONFIG_FILE", none)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", none)
-	for _, k := range []string{"AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
-		t.Setenv(k, "")
-	}
-}
-
-// fakeS3 starts gofakes3 with the in-memory backend behind a real HTTP
-// server, so requests go through the SDK's full HTTP stack (signing,
-// multipart, presigning).
-func fakeS3(t *testing.T) (*httptest.Server, *s3mem.Backend) {
+// newStore starts the S3 emulator and returns the store on its bucket,
+// under prefix.
+func newStore(t *testing.T, prefix string) (*blobs3.Store, *emulators.S3) {
 	t.Helper()
-	backend := s3mem.New()
-	if err := backend.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	t.Cleanup(srv.Close)
-	return srv, backend
-}
-
-func newStore(t *testing.T, prefix string) (*blobs3.Store, *httptest.Server, *s3mem.Backend) {
-	t.Helper()
-	isolateAWSEnv(t)
-	srv, backend := fakeS3(t)
-	s, err := blobs3.New(t.Context(), blobs3.Config{
-		Bucket:          bucket,
-		Prefix:          prefix,
-		Region:          "eu-west-1",
-		Endpoint:        srv.URL,
-		AccessKeyID:     "AKIDTEST",
-		SecretAccessKey: "secret",
-		UsePathStyle:    true,
-	})
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	return s, srv, backend
+	e := emulators.StartS3(t)
+	return e.Store(t, prefix), e
 }
 
 func TestConformance(t *testing.T) {
 	blobtest.Run(t, func(t *testing.T) blob.Store {
-		s, _, _ := newStore(t, "")
+		s, _ := newStore(t, "")
 		return s
 	})
 }
@@ -78,17 +38,17 @@ func TestConformance(t *testing.T) {
 // figure includes the server's copy. The driver's own buffering is bounded
 // by PartSize × Concurrency.
 func TestPutAlloc(t *testing.T) {
-	s, _, _ := newStore(t, "")
+	s, _ := newStore(t, "")
 	blobtest.CheckPutAlloc(t, s, 0)
 }
 
 func TestPrefix(t *testing.T) {
-	s, _, backend := newStore(t, "/tenant-data/")
+	s, e := newStore(t, "/tenant-data/")
 	key, _ := blob.OrgKey("acme", "f.csv")
 	if _, err := s.Put(t.Context(), key, strings.NewReader("hello"), "text/csv"); err != nil {
 		t.Fatal(err)
 	}
-	obj, err := backend.HeadObject(bucket, "tenant-data/"+key)
+	obj, err := e.Backend.HeadObject(bucket, "tenant-data/"+key)
 	if err != nil {
 		t.Fatalf("object not stored under prefix: %v", err)
 	}
@@ -106,7 +66,7 @@ func TestPrefix(t *testing.T) {
 // fetch proves is that the URL addresses the right object and that the
 // response-content-disposition override reaches the response.
 func TestPresignedGet(t *testing.T) {
-	s, srv, _ := newStore(t, "p")
+	s, srv := newStore(t, "p")
 	ctx := t.Context()
 	key, _ := blob.OrgKey("acme", "exports", "données 2024.csv")
 	var want bytes.Buffer
@@ -132,7 +92,7 @@ func TestPresignedGet(t *testing.T) {
 	if q.Get("X-Amz-Signature") == "" || q.Get("X-Amz-Algorithm") != "AWS4-HMAC-SHA256" {
 		t.Errorf("URL not SigV4 presigned: %q", u)
 	}
-	if !strings.Contains(q.Get("X-Amz-Credential"), "AKIDTEST/") {
+	if !strings.Contains(q.Get("X-Amz-Credential"), emulators.S3AccessKeyID+"/") {
 		t.Errorf("X-Amz-Credential = %q", q.Get("X-Amz-Credential"))
 	}
 
@@ -163,7 +123,7 @@ func TestPresignedGet(t *testing.T) {
 }
 
 func TestNewValidation(t *testing.T) {
-	isolateAWSEnv(t)
+	emulators.IsolateAWSEnv(t)
 	ctx := t.Context()
 	if _, err := blobs3.New(ctx, blobs3.Config{Region: "us-east-1"}); err == nil {
 		t.Error("New accepted empty bucket")
@@ -180,8 +140,7 @@ func TestNewValidation(t *testing.T) {
 // silent "object not found" for Open (NoSuchBucket must not map to
 // ErrNotFound).
 func TestMissingBucket(t *testing.T) {
-	isolateAWSEnv(t)
-	srv, _ := fakeS3(t)
+	srv := emulators.StartS3(t)
 	s, err := blobs3.New(t.Context(), blobs3.Config{
 		Bucket: "no-such-bucket", Region: "us-east-1", Endpoint: srv.URL,
 		AccessKeyID: "a", SecretAccessKey: "b", UsePathStyle: true,
