@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 time=${FUZZTIME:-10m}
 memory_kib=${FUZZ_MEMORY_KIB:-4194304}
-targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped ./evaluation/figures:FuzzNumerals ./evaluation/figures:FuzzDatetimes ./netguard:FuzzCheckURL ./sources:FuzzSourceSettings ./contracts:FuzzImportODCS ./cmd/dqs:FuzzAnomaliesCSV ./anomaly:FuzzEvaluate}
+targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped ./evaluation/figures:FuzzNumerals ./evaluation/figures:FuzzDatetimes ./netguard:FuzzCheckURL ./sources:FuzzSourceSettings ./contracts:FuzzImportODCS ./cmd/dqs:FuzzAnomaliesCSV ./anomaly:FuzzEvaluate ./reportsvc:FuzzParseConfig ./reports:FuzzRender}
 go=${GO:-go}
 
 # Built before the limit applies: the compiler is not what is measured.
@@ -23,6 +23,8 @@ $go test -c -o /dev/null ./sources
 $go test -c -o /dev/null ./contracts
 $go test -c -o /dev/null ./cmd/dqs
 $go test -c -o /dev/null ./anomaly
+$go test -c -o /dev/null ./reportsvc
+$go test -c -o /dev/null ./reports
 
 status=0
 for entry in $targets; do
