@@ -18,6 +18,7 @@ require (
 	github.com/coder/websocket v1.8.15
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.25.1
+	github.com/expr-lang/expr v1.17.8
 	github.com/fsouza/fake-gcs-server v1.56.1
 	github.com/gin-gonic/gin v1.12.0
 	github.com/glebarez/sqlite v1.11.0
@@ -33,6 +34,7 @@ require (
 	github.com/klauspost/compress v1.19.2
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/miekg/dns v1.1.73
+	github.com/ncruces/go-strftime v1.0.0
 	github.com/nyaruka/phonenumbers v1.8.1
 	github.com/pierrec/lz4/v4 v4.1.29
 	github.com/pquerna/otp v1.5.0
@@ -136,7 +138,6 @@ require (
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.2 // indirect
 	github.com/mtibben/percent v0.2.1 // indirect
-	github.com/ncruces/go-strftime v1.0.0 // indirect
 	github.com/nexus-rpc/nexus-proto-annotations v0.1.0 // indirect
 	github.com/nexus-rpc/sdk-go v0.7.0 // indirect
 	github.com/pelletier/go-toml/v2 v2.2.4 // indirect

@@ -1,0 +1,5 @@
+//go:build !race
+
+package corrections
+
+const raceEnabled = false
