@@ -168,6 +168,43 @@ var listRoutes = []listRoute{
 		},
 	},
 	{
+		// The organisation's active correction pipelines, stored as a
+		// create stores them.
+		path: "/api/v1/corrections", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			for i := range seededItems {
+				p := &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: 1, Name: fmt.Sprint("p", i)}}
+				if err := env.App.Stores.Corrections.Create(context.Background(), admin.OrgID, admin.UserID, p); err != nil {
+					env.T.Fatal(err)
+				}
+			}
+		},
+	},
+	{
+		// A pipeline's versions: one pipeline edited until it has enough.
+		path: "/api/v1/corrections/:id/versions", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			ctx := context.Background()
+			p := &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: 1, Name: "versions"}}
+			if err := env.App.Stores.Corrections.Create(ctx, admin.OrgID, admin.UserID, p); err != nil {
+				env.T.Fatal(err)
+			}
+			for i := 1; i < seededItems; i++ {
+				_, err := env.App.Stores.Corrections.Edit(ctx, admin.OrgID, p.ID, admin.UserID, func(_ context.Context, p *models.Pipeline) (string, error) {
+					p.Name = fmt.Sprint("versions ", i)
+					return "renamed", nil
+				})
+				if err != nil {
+					env.T.Fatal(err)
+				}
+			}
+		},
+		at: func(env *servicetest.Env, admin *servicetest.Session) string {
+			p := env.Must(200, "GET", "/api/v1/corrections", admin.Access, nil).List()[0]
+			return fmt.Sprintf("/api/v1/corrections/%v/versions", p["id"])
+		},
+	},
+	{
 		// The organisation's reports, stored as a generation request
 		// stores them (AI readiness, free; no workflow needed to list).
 		path: "/api/v1/reports", defaultLimit: 20,

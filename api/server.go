@@ -17,6 +17,7 @@ import (
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/config"
 	"github.com/dqs/dqs/contractsvc"
+	"github.com/dqs/dqs/correctionsvc"
 	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/lineagesvc"
 	"github.com/dqs/dqs/models"
@@ -62,7 +63,9 @@ type Deps struct {
 	Lineage *lineagesvc.Service
 	// Reports generates, shares and schedules reports.
 	Reports *reportsvc.Service
-	Blobs   blob.Store
+	// Corrections edits correction pipelines.
+	Corrections *correctionsvc.Service
+	Blobs       blob.Store
 	// LocalBlobs is set when blob storage is the local directory: the API
 	// then serves the signed download URLs itself.
 	LocalBlobs BlobURLVerifier

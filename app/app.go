@@ -25,6 +25,7 @@ import (
 	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/config"
 	"github.com/dqs/dqs/contractsvc"
+	"github.com/dqs/dqs/correctionsvc"
 	"github.com/dqs/dqs/events"
 	"github.com/dqs/dqs/jobs"
 	"github.com/dqs/dqs/lineagesvc"
@@ -214,6 +215,7 @@ func New(ctx context.Context, cfg *config.Config, opt Options) (*App, error) {
 			Signer: signer, Secrets: box, Workflows: api.TemporalWorkflows{Client: a.Temporal, Names: names},
 			Jobs:    &jobs.Service{Stores: a.Stores, Workflows: jobs.Temporal{Client: a.Temporal, Names: names}, Audit: a.Audit, Logger: a.Logger},
 			Sources: sourcesSvc, Contracts: contractsSvc, Lineage: lineageSvc,
+			Corrections: &correctionsvc.Service{Stores: a.Stores},
 			Reports: &reportsvc.Service{Stores: a.Stores, Workflows: worker.Reports{Client: a.Temporal, Names: names},
 				Schedules: worker.ReportSchedules{Client: a.Temporal, Names: names}, AppURL: cfg.AppURL, Logger: a.Logger},
 			Scans: &scans.Service{Stores: a.Stores, Sources: sourcesSvc, Workflows: worker.Scans{Client: a.Temporal, Names: names},

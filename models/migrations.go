@@ -219,6 +219,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611270201_anomalies_alerts", Migrate: migrateAnomaliesAlerts},
 	{ID: "202611280101_contracts_lineage", Migrate: migrateContractsLineage},
 	{ID: "202611290101_reports", Migrate: migrateReports},
+	{ID: "202611290102_corrections", Migrate: migrateCorrections},
 }
 
 // LiveModels returns a value of every model the service stores, one per
@@ -232,7 +233,7 @@ func LiveModels() []any {
 		&Job{}, &File{}, &FileColumn{}, &Webhook{}, &TOTPChallenge{}, &TOTPAttempt{},
 		&Source{}, &SourceSchedule{}, &Scan{}, &ScanTable{}, &DiscoveredFile{}, &MetricPoint{},
 		&Anomaly{}, &Alert{}, &Contract{}, &LineageNode{}, &LineageEdge{},
-		&Report{}, &Certificate{}, &ReportSchedule{},
+		&Report{}, &Certificate{}, &ReportSchedule{}, &CorrectionPipeline{}, &CorrectionStep{}, &CorrectionVersion{},
 	}
 }
 

@@ -25,6 +25,7 @@ type Stores struct {
 	Reports            Reports
 	Certificates       Certificates
 	ReportSchedules    ReportSchedules
+	Corrections        Corrections
 }
 
 // NewStores returns the stores over db.
@@ -53,5 +54,6 @@ func NewStores(db *DB) *Stores {
 		Reports:            Reports{db},
 		Certificates:       Certificates{db},
 		ReportSchedules:    ReportSchedules{db},
+		Corrections:        Corrections{db},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dqs/dqs/analysis"
+	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/quality"
@@ -239,15 +240,20 @@ func fileDataset(f *models.File, res *analysis.Result) reports.Dataset {
 	}
 	scores := columnScores(res.Quality)
 	for _, c := range res.Columns {
-		nullRate := 0.0
-		if c.Count > 0 {
-			nullRate = float64(c.Nulls+c.Empty) / float64(c.Count)
-		}
-		d.Columns = append(d.Columns, reports.Column{Name: c.Name, Type: c.InferredType, Classification: c.Classification.Label,
-			Category: string(c.Classification.Category), Confidence: c.Classification.Confidence,
-			NullRate: nullRate, Distinct: c.Distinct, Score: scores[c.Name]})
+		d.Columns = append(d.Columns, column(c.Name, c.InferredType, c.Classification, c.Nulls+c.Empty, c.Count, c.Distinct, scores))
 	}
 	return d
+}
+
+// column is a report's column: its classification and figures, the
+// missing values (nulls and empty) as a share of the values.
+func column(name, typ string, cl classify.Result, missing, values, distinct int64, scores map[string]float64) reports.Column {
+	nullRate := 0.0
+	if values > 0 {
+		nullRate = float64(missing) / float64(values)
+	}
+	return reports.Column{Name: name, Type: typ, Classification: cl.Label, Category: string(cl.Category), Confidence: cl.Confidence,
+		NullRate: nullRate, Distinct: distinct, Score: scores[name]}
 }
 
 // tableDatasets returns the tables in scope, one per source and table at
@@ -304,13 +310,7 @@ func tableDataset(src *models.Source, t *models.ScanTable, res *scanner.Result) 
 	}
 	d.History = []reports.ScorePoint{{At: d.AnalysedAt, Score: d.Score}}
 	for _, c := range res.Columns {
-		nullRate := 0.0
-		if res.Rows > 0 {
-			nullRate = float64(c.Nulls+c.Empty) / float64(res.Rows)
-		}
-		d.Columns = append(d.Columns, reports.Column{Name: c.Name, Type: c.DataType, Classification: c.Classification.Label,
-			Category: string(c.Classification.Category), Confidence: c.Classification.Confidence,
-			NullRate: nullRate, Distinct: c.Distinct, Score: scores[c.Name]})
+		d.Columns = append(d.Columns, column(c.Name, c.DataType, c.Classification, c.Nulls+c.Empty, res.Rows, c.Distinct, scores))
 	}
 	return d
 }

@@ -2,11 +2,9 @@ package worker
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	enums "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/dqs/dqs/activities"
@@ -44,12 +42,7 @@ func (s ReportSchedules) Put(ctx context.Context, sc *models.ReportSchedule) err
 // Delete removes the Temporal Schedule of schedule id; one already gone is
 // no error.
 func (s ReportSchedules) Delete(ctx context.Context, _ string, id string) error {
-	err := s.Client.ScheduleClient().GetHandle(ctx, s.Names.ReportScheduleID(id)).Delete(ctx)
-	var notFound *serviceerror.NotFound
-	if errors.As(err, &notFound) {
-		return nil
-	}
-	return err
+	return DeleteSchedule(ctx, s.Client, s.Names.ReportScheduleID(id))
 }
 
 // Trigger starts a run now (a paused schedule runs too: the user asked),

@@ -218,3 +218,14 @@ func (s Schedule) policies() client.SchedulePolicies {
 	}
 	return client.SchedulePolicies{Overlap: overlap}
 }
+
+// DeleteSchedule removes Temporal Schedule id; one already gone is no
+// error (a delete retried, or an operator's).
+func DeleteSchedule(ctx context.Context, c client.Client, id string) error {
+	err := c.ScheduleClient().GetHandle(ctx, id).Delete(ctx)
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return nil
+	}
+	return err
+}

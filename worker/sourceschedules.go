@@ -2,9 +2,7 @@ package worker
 
 import (
 	"context"
-	"errors"
 
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/dqs/dqs/models"
@@ -36,10 +34,5 @@ func (s SourceSchedules) Put(ctx context.Context, sc *models.SourceSchedule) err
 // Delete removes the Temporal Schedule of schedule id; one already gone is
 // no error.
 func (s SourceSchedules) Delete(ctx context.Context, _ string, id int64) error {
-	err := s.Client.ScheduleClient().GetHandle(ctx, s.Names.SourceScheduleID(id)).Delete(ctx)
-	var notFound *serviceerror.NotFound
-	if errors.As(err, &notFound) {
-		return nil
-	}
-	return err
+	return DeleteSchedule(ctx, s.Client, s.Names.SourceScheduleID(id))
 }
