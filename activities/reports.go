@@ -94,7 +94,9 @@ func (a *Activities) BuildReport(ctx context.Context, in ReportRef) error {
 			return err
 		}
 	}
-	return reportGone(a.Stores.Reports.Complete(ctx, in.OrgID, r.ID, key, n, string(summary), time.Now()))
+	name := fmt.Sprintf("%s, %s", reports.Kind(r.ReportType).Title(), r.CreatedAt.UTC().Format(time.DateOnly))
+	return reportGone(a.Stores.Reports.Complete(ctx, in.OrgID, r.ID, key, n, string(summary), name,
+		reportsvc.LineageNodes(input.Datasets), time.Now()))
 }
 
 // issueCertificate issues (once: a retry finds it) the certificate of the

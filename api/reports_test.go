@@ -103,6 +103,22 @@ func TestReportsEndToEnd(t *testing.T) {
 	if done["status"] != "complete" || done["file_url"] != "/api/v1/reports/"+id+"/download" || done["completed_at"] == nil {
 		t.Fatalf("report = %v", done)
 	}
+	// The report is a node of the lineage graph, made from the file.
+	g := env.Must(200, "GET", "/api/v1/lineage", user.Access, nil).Data()
+	nodes := map[string]map[string]any{}
+	for _, n := range g["nodes"].([]any) {
+		n := n.(map[string]any)
+		nodes[fmt.Sprint(n["type"], ":", n["ref_id"])] = n
+	}
+	reportNode, fileNode := nodes["report:"+id], nodes[fmt.Sprint("file:", fileID)]
+	linked := false
+	for _, e := range g["edges"].([]any) {
+		e := e.(map[string]any)
+		linked = linked || reportNode != nil && fileNode != nil && e["source_node_id"] == fileNode["id"] && e["target_node_id"] == reportNode["id"]
+	}
+	if !linked || !strings.HasPrefix(fmt.Sprint(reportNode["name"]), "GDPR compliance report, ") {
+		t.Fatalf("no edge from the file to the report in %v", g)
+	}
 	text, _ := pdftext.Read(t, downloadPDF(t, env, user.Access, id))
 	for _, want := range []string{"GDPR", "Article 30", "people.csv", "email", "To be completed by the controller"} {
 		if !strings.Contains(text, want) {

@@ -201,7 +201,7 @@ func reportOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func(
 	if err := env.App.Stores.Reports.Create(ctx, a.OrgID, r); err != nil {
 		env.T.Fatal(err)
 	}
-	if err := env.App.Stores.Reports.Complete(ctx, a.OrgID, r.ID, "orgs/"+a.OrgID+"/reports/"+r.ID+".pdf", 10, "", time.Now()); err != nil {
+	if err := env.App.Stores.Reports.Complete(ctx, a.OrgID, r.ID, "orgs/"+a.OrgID+"/reports/"+r.ID+".pdf", 10, "", "report", nil, time.Now()); err != nil {
 		env.T.Fatal(err)
 	}
 	return r.ID, nil, func() bool {

@@ -28,6 +28,38 @@ func TableRef(sourceID int64, table string) string { return SourceRef(sourceID) 
 // FileRef is the ref_id of an uploaded file's node: its id.
 func FileRef(id int64) string { return strconv.FormatInt(id, 10) }
 
+// ReportRef is the ref_id of a report's node: its id.
+func ReportRef(id string) string { return id }
+
+// NodeRef names the node of a thing by its type and ref_id.
+type NodeRef struct {
+	Type lineage.NodeType
+	Ref  string
+}
+
+// linkReport writes the node of a complete report and an edge to it from
+// the node of each dataset it covered that has one (a file, a scanned
+// table): what the report was made from.
+func (d *DB) linkReport(ctx context.Context, orgID, reportID, name string, covered []NodeRef) error {
+	to, err := Lineage{d}.EnsureNode(ctx, orgID, lineage.TypeReport, ReportRef(reportID), name)
+	if err != nil {
+		return err
+	}
+	for _, c := range covered {
+		from, err := Lineage{d}.NodeByRef(ctx, orgID, c.Type, c.Ref)
+		if errors.Is(err, errs.ErrNotFound) {
+			continue // deleted since the report read it
+		}
+		if err != nil {
+			return err
+		}
+		if err := (Lineage{d}).EnsureEdge(ctx, orgID, from.ID, to.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // linkSource writes (or renames) the node of src.
 func (d *DB) linkSource(ctx context.Context, src *Source) (lineage.Node, error) {
 	return Lineage{d}.EnsureNode(ctx, src.OrgID, lineage.TypeSource, SourceRef(src.ID), src.Name)

@@ -165,15 +165,28 @@ func (s Reports) List(ctx context.Context, orgID, reportType string, p Page) ([]
 	return out, total, err
 }
 
-// Complete records the stored PDF of a pending report and its summary. A report that is
+// Complete records the stored PDF of a pending report and its summary,
+// and writes the report's lineage node (named name) with edges from the
+// nodes of the datasets it covered, in one transaction. A report that is
 // no longer pending is a conflict (it failed meanwhile, or a retry
 // completed it: then its key is the same, and nothing changes).
-func (s Reports) Complete(ctx context.Context, orgID, id, key string, size int64, summary string, at time.Time) error {
+func (s Reports) Complete(ctx context.Context, orgID, id, key string, size int64, summary, name string, covered []NodeRef, at time.Time) error {
+	// The report's node is new, with no edge going out, so the edges into
+	// it cannot close a cycle: no check and no lock (Lineage.EnsureEdge).
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		return s.complete(ctx, orgID, id, key, size, summary, name, covered, at)
+	})
+}
+
+func (s Reports) complete(ctx context.Context, orgID, id, key string, size int64, summary, name string, covered []NodeRef, at time.Time) error {
 	res := s.db.conn(ctx).Model(&Report{}).Where("org_id = ? AND id = ? AND status = ?", orgID, id, ReportPending).
 		Updates(map[string]any{"status": ReportComplete, "storage_key": key, "size_bytes": size, "summary": summary,
 			"completed_at": dbTime(at), "error": ""})
 	if res.Error != nil {
 		return res.Error
+	}
+	if res.RowsAffected == 1 {
+		return s.db.linkReport(ctx, orgID, id, name, covered)
 	}
 	if res.RowsAffected == 0 {
 		r, err := s.Get(ctx, orgID, id)

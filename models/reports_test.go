@@ -54,7 +54,7 @@ func TestReportCharges(t *testing.T) {
 			t.Fatalf("undo: %v, balance %d", err, balanceOf(t, s, org.ID))
 		}
 		done, _ := create(5)
-		if err := s.Reports.Complete(ctx, org.ID, done.ID, "k", 1, "", time.Now()); err != nil {
+		if err := s.Reports.Complete(ctx, org.ID, done.ID, "k", 1, "", "report", nil, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Reports.Delete(ctx, org.ID, done.ID); err != nil || balanceOf(t, s, org.ID) != start-5 {
@@ -101,7 +101,7 @@ func TestCertificatesOfCompleteReportsOnly(t *testing.T) {
 				t.Fatal(err)
 			}
 			if complete {
-				if err := s.Reports.Complete(ctx, org.ID, r.ID, "k", 1, "", at); err != nil {
+				if err := s.Reports.Complete(ctx, org.ID, r.ID, "k", 1, "", "report", nil, at); err != nil {
 					t.Fatal(err)
 				}
 			} else if err := s.Reports.Fail(ctx, org.ID, r.ID, "broken", at); err != nil {

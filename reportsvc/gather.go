@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/errs"
+	"github.com/dqs/dqs/lineage"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/quality"
 	"github.com/dqs/dqs/reports"
@@ -231,8 +233,24 @@ func (s *Service) fileDatasets(ctx context.Context, orgID string, sc models.Repo
 	return out, trend, names, nil
 }
 
+// LineageNodes names the lineage nodes of the datasets a report covered,
+// from the ids Gather gives them ("file/<id>", "table/<source>/<name>").
+func LineageNodes(datasets []reports.Dataset) []models.NodeRef {
+	out := make([]models.NodeRef, 0, len(datasets))
+	for _, d := range datasets {
+		kind, ref, _ := strings.Cut(d.ID, "/")
+		switch kind {
+		case string(reports.KindFile):
+			out = append(out, models.NodeRef{Type: lineage.TypeFile, Ref: ref})
+		case string(reports.KindTable):
+			out = append(out, models.NodeRef{Type: lineage.TypeTable, Ref: ref})
+		}
+	}
+	return out
+}
+
 func fileDataset(f *models.File, res *analysis.Result) reports.Dataset {
-	d := reports.Dataset{Kind: reports.KindFile, ID: fmt.Sprintf("file/%d", f.ID), Name: f.FileName,
+	d := reports.Dataset{Kind: reports.KindFile, ID: string(reports.KindFile) + "/" + models.FileRef(f.ID), Name: f.FileName,
 		Location: "uploaded to DQS storage", Rows: res.RowCount, Score: res.Quality.Score,
 		Dimensions: dimensions(res.Quality.Dimensions), Issues: issues(res.Quality.Issues)}
 	if f.CompletedAt != nil {
@@ -301,7 +319,7 @@ func (s *Service) tableDatasets(ctx context.Context, orgID string, sc models.Rep
 }
 
 func tableDataset(src *models.Source, t *models.ScanTable, res *scanner.Result) reports.Dataset {
-	d := reports.Dataset{Kind: reports.KindTable, ID: fmt.Sprintf("table/%d/%s", src.ID, t.TableName), Name: src.Name + "." + t.TableName,
+	d := reports.Dataset{Kind: reports.KindTable, ID: string(reports.KindTable) + "/" + models.TableRef(src.ID, t.TableName), Name: src.Name + "." + t.TableName,
 		Location: fmt.Sprintf("%s source %q", src.Type, src.Name), AnalysedAt: t.CreatedAt.UTC(), Rows: res.Rows}
 	var scores map[string]float64
 	if res.Quality != nil {
