@@ -69,6 +69,8 @@ bench:
 	$(GO) run ./cmd/dqs-scanbench $(SCANBENCH_FLAGS)
 	$(GO) run ./cmd/dqs-lineagebench $(LINEAGEBENCH_FLAGS)
 	$(GO) test ./reports -run '^$$' -bench RenderAdvanced50Pages -benchtime 5x -benchmem
+	GOMAXPROCS=1 $(GO) test ./standardize -run '^$$' -bench Cluster1M -benchtime 1x
+	$(GO) test ./corrections -run '^$$' -bench . -benchtime 1x -benchmem
 
 # Its own cache directory, so the 3M-row files are not regenerated after it.
 bench-small:
