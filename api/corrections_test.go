@@ -143,17 +143,25 @@ func TestCorrectionPipelines(t *testing.T) {
 	}
 	env.Must(400, "POST", base+"/steps/"+userStep+"/edit", user.Access, map[string]any{"config": map[string]any{"column": "full_name", "strategy": "sparkle"}})
 	env.Must(409, "POST", base+"/steps/"+low+"/edit", user.Access, map[string]any{"config": map[string]any{"column": "full_name", "strategy": "lower"}})
+	// An engine step the user rewrites becomes the user's: no confidence
+	// or preview left to carry it past the threshold.
+	rewritten := env.Must(200, "POST", base+"/steps/"+high+"/edit", user.Access, map[string]any{"config": map[string]any{"column": "email", "strategy": "lower"}}).Data()
+	for _, st := range rewritten["steps"].([]any) {
+		if st := st.(map[string]any); st["id"] == high && (st["source"] != "user" || st["confidence"] != nil || st["preview"] != nil) {
+			t.Fatalf("rewritten engine step = %v", st)
+		}
+	}
 	env.Must(200, "POST", base+"/steps/"+userStep+"/reject", user.Access, nil)
 
 	// Versions, newest first; a revert makes a new version equal to the
 	// target's steps and keeps every version in between.
 	vs := env.Must(200, "GET", base+"/versions", user.Access, nil)
-	if list := vs.List(); len(list) != 7 || list[0]["version"] != float64(7) || list[6]["change"] != "created" {
+	if list := vs.List(); len(list) != 8 || list[0]["version"] != float64(8) || list[7]["change"] != "created" {
 		t.Fatalf("versions = %s", vs.Raw)
 	}
 	rv := env.Must(200, "POST", base+"/revert", user.Access, map[string]any{"to_version": 2}).Data()
-	v2 := env.Must(200, "GET", base+"/versions?offset=6&limit=1", user.Access, nil).List()[0] // 8, 7, …: version 2 is the seventh
-	if rv["version"] != float64(8) || fmt.Sprint(rv["steps"]) != fmt.Sprint(v2["steps"]) {
+	v2 := env.Must(200, "GET", base+"/versions?offset=7&limit=1", user.Access, nil).List()[0] // 9, 8, …: version 2 is the eighth
+	if rv["version"] != float64(9) || fmt.Sprint(rv["steps"]) != fmt.Sprint(v2["steps"]) {
 		t.Fatalf("reverted = %v\nversion 2 = %v", rv, v2)
 	}
 	env.Must(404, "POST", base+"/revert", user.Access, map[string]any{"to_version": 99})
@@ -170,9 +178,14 @@ func TestCorrectionPipelines(t *testing.T) {
 		t.Fatalf("archived list = %v", l)
 	}
 	env.Must(400, "GET", "/api/v1/corrections?status=gone", user.Access, nil)
-	if n := len(env.Must(200, "GET", base+"/versions?limit=200", user.Access, nil).List()); n != 9 {
-		t.Fatalf("%d versions after archiving, want 9", n)
+	if n := len(env.Must(200, "GET", base+"/versions?limit=200", user.Access, nil).List()); n != 10 {
+		t.Fatalf("%d versions after archiving, want 10", n)
 	}
+	// An archived pipeline is read-only until it is active again.
+	env.Must(409, "POST", base+"/steps", user.Access, trim)
+	env.Must(409, "POST", base+"/revert", user.Access, map[string]any{"to_version": 1})
+	env.Must(200, "PATCH", base, user.Access, map[string]any{"status": "active"})
+	env.Must(201, "POST", base+"/steps", user.Access, trim)
 
 	// Another organisation sees none of it.
 	other := env.Register(servicetest.Unique("fixes-other"))

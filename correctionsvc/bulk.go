@@ -79,9 +79,10 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 	}, to)
 }
 
-// ApproveAllHighConfidence approves every proposed step whose confidence
-// reaches both the organisation's trust threshold and minConfidence
-// (when given); the other proposed steps are skipped with the reason.
+// ApproveAllHighConfidence approves every proposed engine step whose
+// confidence reaches both the organisation's trust threshold and
+// minConfidence (when given); the other proposed engine steps are skipped
+// with the reason.
 func (s *Service) ApproveAllHighConfidence(ctx context.Context, orgID, userID, id string, minConfidence *float64) (*BulkResult, error) {
 	threshold, err := s.trustThreshold(ctx, orgID)
 	if err != nil {
@@ -96,7 +97,9 @@ func (s *Service) ApproveAllHighConfidence(ctx context.Context, orgID, userID, i
 	return s.bulk(ctx, orgID, userID, id, "approve all high confidence", func(p *models.Pipeline) (picked []int, skipped []Skipped) {
 		for i, st := range p.Steps {
 			switch {
-			case st.Status != models.StepProposed:
+			case st.Status != models.StepProposed || st.Source != models.StepSourceAuto:
+				// "High confidence" is the engines': a proposed step
+				// without one is approved by hand.
 			case below(st, threshold):
 				skipped = append(skipped, Skipped{st.ID, belowReason(st, threshold)})
 			default:
@@ -111,7 +114,7 @@ func (s *Service) ApproveAllHighConfidence(ctx context.Context, orgID, userID, i
 // picks none, the pipeline is read and left at its version.
 func (s *Service) bulk(ctx context.Context, orgID, userID, id, what string, pick func(p *models.Pipeline) ([]int, []Skipped), to string) (*BulkResult, error) {
 	res := &BulkResult{Processed: []string{}, Skipped: []Skipped{}}
-	p, err := s.Stores.Corrections.Edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
+	p, err := s.edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
 		picked, skipped := pick(p)
 		res.Skipped = append(res.Skipped, skipped...)
 		if len(picked) == 0 {
@@ -181,7 +184,7 @@ func (s *Service) Revert(ctx context.Context, orgID, userID, id string, v int) (
 	if err := json.Unmarshal([]byte(target.Steps), &steps); err != nil {
 		return nil, fmt.Errorf("pipeline %s version %d: stored steps: %w", id, v, err)
 	}
-	return s.Stores.Corrections.Edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
+	return s.edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
 		p.Steps = steps
 		return fmt.Sprintf("reverted to version %d", v), nil
 	})

@@ -163,7 +163,7 @@ func (s *Service) Update(ctx context.Context, orgID, userID, id string, name, st
 
 // AddStep appends a user step (active).
 func (s *Service) AddStep(ctx context.Context, orgID, userID, id string, in StepInput) (*models.Pipeline, error) {
-	return s.Stores.Corrections.Edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
+	return s.edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
 		columns, err := s.columns(ctx, orgID, p.FileID)
 		if err != nil {
 			return "", err
@@ -189,7 +189,7 @@ func findStep(p *models.Pipeline, stepID string) (int, error) {
 // EditStep replaces a step's configuration (its type stays). An applied
 // or rejected step is not edited (409); a failed one becomes active again.
 func (s *Service) EditStep(ctx context.Context, orgID, userID, id, stepID string, cfg StepConfig) (*models.Pipeline, error) {
-	return s.Stores.Corrections.Edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
+	return s.edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
 		i, err := findStep(p, stepID)
 		if err != nil {
 			return "", err
@@ -202,11 +202,14 @@ func (s *Service) EditStep(ctx context.Context, orgID, userID, id, stepID string
 		if err != nil {
 			return "", err
 		}
-		st, err := newStep("config", StepInput{CorrectionType: old.CorrectionType, Config: cfg}, columns, old.Source, old.Status)
+		st, err := newStep("config", StepInput{CorrectionType: old.CorrectionType, Config: cfg}, columns, models.StepSourceUser, old.Status)
 		if err != nil {
 			return "", errs.BadRequest("%s", strings.Replace(err.Error(), "config.config.", "config.", 1))
 		}
-		st.ID, st.Confidence, st.Explanation = old.ID, old.Confidence, old.Explanation
+		// A step the user rewrote is the user's: the engine's confidence,
+		// preview and explanation were about another configuration, and
+		// must not carry it past the trust threshold.
+		st.ID = old.ID
 		if st.Status == models.StepFailed {
 			st.Status = models.StepActive
 		}
@@ -226,7 +229,7 @@ func (s *Service) Reject(ctx context.Context, orgID, userID, id, stepID string) 
 }
 
 func (s *Service) moveStep(ctx context.Context, orgID, userID, id, stepID, to, what string, from ...string) (*models.Pipeline, error) {
-	return s.Stores.Corrections.Edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
+	return s.edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
 		i, err := findStep(p, stepID)
 		if err != nil {
 			return "", err
@@ -236,5 +239,17 @@ func (s *Service) moveStep(ctx context.Context, orgID, userID, id, stepID, to, w
 		}
 		p.Steps[i].Status = to
 		return what, nil
+	})
+}
+
+// edit is an edit of an active pipeline's steps: an archived pipeline is
+// read-only until PATCH makes it active again (409 otherwise), so what
+// was archived stays as it was.
+func (s *Service) edit(ctx context.Context, orgID, id, userID string, change func(ctx context.Context, p *models.Pipeline) (string, error)) (*models.Pipeline, error) {
+	return s.Stores.Corrections.Edit(ctx, orgID, id, userID, func(ctx context.Context, p *models.Pipeline) (string, error) {
+		if p.Status == models.PipelineArchived {
+			return "", errs.Conflict("the pipeline is archived; set its status to active to change it")
+		}
+		return change(ctx, p)
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -81,6 +83,53 @@ type CorrectionVersion struct {
 // MaxCorrectionSteps bounds a pipeline's steps (the engine's own bound).
 const MaxCorrectionSteps = 100
 
+// MaxStepBytes bounds a step's stored params and preview, and
+// MaxPipelineBytes all of a pipeline's: every version keeps a copy of the
+// steps, so their size is what each edit costs.
+const (
+	MaxStepBytes     = 64 << 10
+	MaxPipelineBytes = 1 << 20
+)
+
+// checkSteps holds steps to the bounds and to what the API can show (a
+// confidence from 0 to 1, a preview that is JSON).
+func checkSteps(steps []CorrectionStep) error {
+	total := 0
+	for i, st := range steps {
+		n := len(st.Params) + len(st.Preview) + len(st.Explanation)
+		if n > MaxStepBytes {
+			return errs.BadRequest("step %d is %d bytes of configuration; at most %d", i+1, n, MaxStepBytes)
+		}
+		total += n
+		if st.Confidence != nil && !(*st.Confidence >= 0 && *st.Confidence <= 1) {
+			return fmt.Errorf("step %s: confidence %v outside [0, 1]", st.ID, *st.Confidence)
+		}
+		if st.Preview != "" && !json.Valid([]byte(st.Preview)) {
+			return fmt.Errorf("step %s: preview is not JSON", st.ID)
+		}
+	}
+	if total > MaxPipelineBytes {
+		return errs.BadRequest("the pipeline's steps are %d bytes of configuration; at most %d", total, MaxPipelineBytes)
+	}
+	return nil
+}
+
+// encodeSteps is the JSON of steps as a version keeps them (HTML
+// characters as they are: the text is never served as HTML, and escaping
+// would triple the size of a pattern full of < and >).
+func encodeSteps(steps []CorrectionStep) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if steps == nil {
+		steps = []CorrectionStep{}
+	}
+	if err := enc.Encode(steps); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
 // Pipeline is a pipeline with its steps in order.
 type Pipeline struct {
 	CorrectionPipeline
@@ -94,6 +143,9 @@ type Corrections struct{ db *DB }
 func (s Corrections) Create(ctx context.Context, orgID, userID string, p *Pipeline) error {
 	if len(p.Steps) > MaxCorrectionSteps {
 		return errs.BadRequest("a pipeline holds at most %d steps", MaxCorrectionSteps)
+	}
+	if err := checkSteps(p.Steps); err != nil {
+		return err
 	}
 	return s.db.WithTx(ctx, func(ctx context.Context) error {
 		now := dbTime(time.Now())
@@ -127,12 +179,12 @@ func (s Corrections) writeSteps(ctx context.Context, orgID string, p *Pipeline) 
 
 // snapshot records p as version p.Version.
 func (s Corrections) snapshot(ctx context.Context, p *Pipeline, change, userID string, at time.Time) error {
-	steps, err := json.Marshal(p.Steps)
+	steps, err := encodeSteps(p.Steps)
 	if err != nil {
 		return err
 	}
 	return s.db.conn(ctx).Create(&CorrectionVersion{OrgID: p.OrgID, PipelineID: p.ID, Version: p.Version, Name: p.Name,
-		Status: p.Status, Steps: string(steps), Change: change, CreatedBy: userID, CreatedAt: at}).Error
+		Status: p.Status, Steps: steps, Change: change, CreatedBy: userID, CreatedAt: at}).Error
 }
 
 // Get returns pipeline id of the organisation with its steps.
@@ -149,8 +201,17 @@ func (s Corrections) get(ctx context.Context, q *gorm.DB, orgID, id string) (*Pi
 	if err != nil {
 		return nil, err
 	}
-	err = s.db.conn(ctx).Where("org_id = ? AND pipeline_id = ?", orgID, id).Order("position ASC").Find(&p.Steps).Error
-	return &p, err
+	// The steps are read from the snapshot of the row's version, written
+	// in the same transaction as the row: read apart from it, the steps
+	// table may already hold the next edit's.
+	v, err := s.Version(ctx, orgID, id, p.Version)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(v.Steps), &p.Steps); err != nil {
+		return nil, fmt.Errorf("pipeline %s version %d: stored steps: %w", id, p.Version, err)
+	}
+	return &p, nil
 }
 
 // Edit changes a pipeline as one edit: it holds the pipeline's row, reads
@@ -175,6 +236,9 @@ func (s Corrections) Edit(ctx context.Context, orgID, id, userID string, change 
 		}
 		if len(p.Steps) > MaxCorrectionSteps {
 			return errs.BadRequest("a pipeline holds at most %d steps", MaxCorrectionSteps)
+		}
+		if err := checkSteps(p.Steps); err != nil {
+			return err
 		}
 		now := dbTime(time.Now())
 		p.Version++
@@ -209,21 +273,18 @@ func (s Corrections) List(ctx context.Context, orgID, status string, p Page) ([]
 		return nil, 0, err
 	}
 	out := make([]Pipeline, len(rows))
-	ids := make([]string, len(rows))
-	at := map[string]int{}
 	for i, r := range rows {
-		out[i].CorrectionPipeline, ids[i], at[r.ID] = r, r.ID, i
+		out[i].CorrectionPipeline = r
 	}
-	if len(ids) == 0 {
-		return out, total, nil
-	}
-	var steps []CorrectionStep
-	if err := s.db.conn(ctx).Where("org_id = ? AND pipeline_id IN ?", orgID, ids).Order("pipeline_id, position ASC").Find(&steps).Error; err != nil {
-		return nil, 0, err
-	}
-	for _, st := range steps {
-		i := at[st.PipelineID]
-		out[i].Steps = append(out[i].Steps, st)
+	// Each pipeline's steps as its version's snapshot holds them (see get).
+	for i := range out {
+		v, err := s.Version(ctx, orgID, out[i].ID, out[i].Version)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := json.Unmarshal([]byte(v.Steps), &out[i].Steps); err != nil {
+			return nil, 0, fmt.Errorf("pipeline %s version %d: stored steps: %w", out[i].ID, out[i].Version, err)
+		}
 	}
 	return out, total, nil
 }

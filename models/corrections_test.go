@@ -3,12 +3,16 @@ package models_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/uuid"
 
+	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/models/modelstest"
 )
@@ -74,6 +78,54 @@ func TestCorrectionEditsAllLand(t *testing.T) {
 		}
 		if n, err := s.Corrections.PendingCount(ctx, org.ID); err != nil || n != 0 {
 			t.Errorf("pending = %d, %v", n, err)
+		}
+	})
+}
+
+// TestCorrectionStepBounds: a step's configuration is bounded, a
+// pipeline's too, an engine step's confidence and preview must be what
+// the API can show, and versions keep HTML characters as they are.
+func TestCorrectionStepBounds(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		s := models.NewStores(db)
+		org := newOrg(t, s, "Acme")
+		step := func(params string) models.CorrectionStep {
+			return models.CorrectionStep{ID: uuid.NewString(), CorrectionType: "regex_replace", ColumnName: "c", Params: params,
+				Status: models.StepActive, Source: models.StepSourceUser}
+		}
+		big := `{"pattern":"` + strings.Repeat("x", models.MaxStepBytes) + `","replacement":""}`
+		p := &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: 1, Name: "p"}, Steps: []models.CorrectionStep{step(big)}}
+		if err := s.Corrections.Create(ctx, org.ID, "u", p); !errors.Is(err, errs.ErrBadRequest) {
+			t.Fatalf("a step of %d bytes: %v", len(big), err)
+		}
+		medium := `{"pattern":"` + strings.Repeat("<", 60<<10) + `","replacement":""}`
+		p.Steps = nil
+		for range 18 { // 18 × 60 KiB > 1 MiB
+			p.Steps = append(p.Steps, step(medium))
+		}
+		if err := s.Corrections.Create(ctx, org.ID, "u", p); !errors.Is(err, errs.ErrBadRequest) {
+			t.Fatalf("a pipeline over the bound: %v", err)
+		}
+		p.Steps = p.Steps[:1]
+		if err := s.Corrections.Create(ctx, org.ID, "u", p); err != nil {
+			t.Fatal(err)
+		}
+		v, err := s.Corrections.Version(ctx, org.ID, p.ID, 1)
+		if err != nil || strings.Contains(v.Steps, `\u003c`) || len(v.Steps) > 62<<10+1000 {
+			t.Fatalf("the version's steps are %d bytes (%v); HTML escaping would triple them", len(v.Steps), err)
+		}
+		_, err = s.Corrections.Edit(ctx, org.ID, p.ID, "u", func(_ context.Context, p *models.Pipeline) (string, error) {
+			nan := math.NaN()
+			p.Steps = append(p.Steps, models.CorrectionStep{ID: uuid.NewString(), CorrectionType: "format_fix", ColumnName: "c",
+				Strategy: "trim", Params: "{}", Status: models.StepProposed, Source: models.StepSourceAuto, Confidence: &nan})
+			return "suggested", nil
+		})
+		if err == nil {
+			t.Fatal("a NaN confidence was stored")
+		}
+		if got, _ := s.Corrections.Get(ctx, org.ID, p.ID); got.Version != 1 || len(got.Steps) != 1 {
+			t.Fatalf("a refused edit left %+v", got)
 		}
 	})
 }
