@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/dqs/dqs/corrections"
 	"github.com/dqs/dqs/correctionsvc"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
@@ -41,8 +42,8 @@ type pipelineView struct {
 }
 
 func viewStep(st models.CorrectionStep) stepView {
-	cfg := correctionsvc.StepConfig{Column: st.ColumnName, Strategy: st.Strategy, Params: map[string]any{}}
-	_ = json.Unmarshal([]byte(st.Params), &cfg.Params) // stored from a map
+	params, _ := corrections.DecodeParams([]byte(st.Params)) // stored from a map
+	cfg := correctionsvc.StepConfig{Column: st.ColumnName, Strategy: st.Strategy, Params: params}
 	v := stepView{ID: st.ID, Position: st.Position, CorrectionType: st.CorrectionType, Config: cfg, Status: st.Status,
 		Source: st.Source, Confidence: st.Confidence, Preview: json.RawMessage("null"), Explanation: strPtr(st.Explanation), Error: strPtr(st.Error)}
 	if st.Preview != "" {

@@ -8,6 +8,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -202,6 +203,16 @@ func TestConcurrentPipelineEdits(t *testing.T) {
 	env := servicetest.Start(t, servicetest.Options{})
 	user := env.Register(servicetest.Unique("race"))
 	fileID := analysedUpload(t, env, user.Access)
+	// Params keep what was written: a long numeric fill value, HTML
+	// characters.
+	exact := env.Must(201, "POST", "/api/v1/corrections", user.Access, map[string]any{"name": "exact", "file_id": fileID, "steps": []any{
+		json.RawMessage(`{"correction_type":"null_fill","config":{"column":"score","strategy":"constant","params":{"value":12345678901234567890}}}`),
+		map[string]any{"correction_type": "regex_replace", "config": map[string]any{"column": "email", "params": map[string]any{"pattern": "<[^>]*>", "replacement": "&"}}}}})
+	second := exact.Data()["steps"].([]any)[1].(map[string]any)["config"].(map[string]any)["params"].(map[string]any)
+	if !strings.Contains(string(exact.Raw), `"value":12345678901234567890`) || second["pattern"] != "<[^>]*>" || second["replacement"] != "&" {
+		t.Fatalf("params changed: %s", exact.Raw)
+	}
+
 	id := env.Must(201, "POST", "/api/v1/corrections", user.Access, map[string]any{"name": "race", "file_id": fileID}).Data()["id"].(string)
 	const n = 8
 	var wg sync.WaitGroup

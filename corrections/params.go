@@ -1,6 +1,8 @@
 package corrections
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +51,8 @@ func scalarText(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
+	case json.Number:
+		return x.String(), true // as written: 12345678901234567890 stays so
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64), true
 	case int:
@@ -157,4 +161,23 @@ func quoteAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
+}
+
+// DecodeParams reads a step's params from JSON keeping numbers as written
+// (json.Number): a fill value such as a long id must not pass through a
+// float and come back rounded.
+func DecodeParams(raw []byte) (map[string]any, error) {
+	out := map[string]any{}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out, nil
 }

@@ -34,6 +34,26 @@ type StepConfig struct {
 	Params   map[string]any `json:"params"`
 }
 
+// UnmarshalJSON reads a config keeping the numbers of its params as
+// written (corrections.DecodeParams).
+func (c *StepConfig) UnmarshalJSON(b []byte) error {
+	type plain StepConfig
+	var in struct {
+		plain
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	params, err := corrections.DecodeParams(in.Params)
+	if err != nil {
+		return fmt.Errorf("params: %w", err)
+	}
+	*c = StepConfig(in.plain)
+	c.Params = params
+	return nil
+}
+
 // StepInput is a step to add.
 type StepInput struct {
 	CorrectionType string
@@ -66,8 +86,7 @@ func (s *Service) columns(ctx context.Context, orgID string, fileID int64) ([]st
 
 // engineStep is the engine's view of a stored step.
 func engineStep(st models.CorrectionStep) corrections.Step {
-	var params map[string]any
-	_ = json.Unmarshal([]byte(st.Params), &params) // written by newStep from a map
+	params, _ := corrections.DecodeParams([]byte(st.Params)) // written by newStep from a map
 	return corrections.Step{ID: st.ID, Type: st.CorrectionType, Column: st.ColumnName, Strategy: st.Strategy, Params: params}
 }
 
@@ -77,12 +96,16 @@ func newStep(field string, in StepInput, columns []string, source, status string
 	if params == nil {
 		params = map[string]any{}
 	}
-	raw, err := json.Marshal(params)
-	if err != nil {
+	// Stored as given: no HTML escaping (a pattern of < and > would
+	// triple in size), numbers as written.
+	var raw strings.Builder
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(params); err != nil {
 		return models.CorrectionStep{}, errs.BadRequest("%s.config.params: %s", field, err.Error())
 	}
 	st := models.CorrectionStep{ID: uuid.NewString(), CorrectionType: in.CorrectionType, ColumnName: in.Config.Column,
-		Strategy: in.Config.Strategy, Params: string(raw), Source: source, Status: status}
+		Strategy: in.Config.Strategy, Params: strings.TrimSuffix(raw.String(), "\n"), Source: source, Status: status}
 	if err := engineStep(st).Validate(columns); err != nil {
 		return st, stepError(field, err)
 	}
