@@ -75,11 +75,16 @@ func (s Files) scopeFiles(ctx context.Context, orgID string, sc ReportScope) *go
 	if len(sc.FileIDs) > 0 {
 		q = q.Where("id IN ?", sc.FileIDs)
 	}
+	return sc.within(q, "completed_at")
+}
+
+// within keeps q's rows whose time column is in the scope's [From, To).
+func (sc ReportScope) within(q *gorm.DB, column string) *gorm.DB {
 	if sc.From != nil {
-		q = q.Where("completed_at >= ?", dbTime(*sc.From))
+		q = q.Where(column+" >= ?", dbTime(*sc.From))
 	}
 	if sc.To != nil {
-		q = q.Where("completed_at < ?", dbTime(*sc.To))
+		q = q.Where(column+" < ?", dbTime(*sc.To))
 	}
 	return q
 }
@@ -109,13 +114,7 @@ func (s Scans) scopeTables(ctx context.Context, orgID string, sc ReportScope) *g
 	if len(sc.SourceIDs) > 0 {
 		q = q.Where("s.source_id IN ?", sc.SourceIDs)
 	}
-	if sc.From != nil {
-		q = q.Where("t.created_at >= ?", dbTime(*sc.From))
-	}
-	if sc.To != nil {
-		q = q.Where("t.created_at < ?", dbTime(*sc.To))
-	}
-	return q
+	return sc.within(q, "t.created_at")
 }
 
 // LatestTables returns, per source and table in the scope, its latest
