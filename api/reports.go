@@ -234,7 +234,7 @@ func viewShared(sh *reportsvc.Shared) sharedReportView {
 	for _, d := range a.Datasets {
 		v.Datasets = append(v.Datasets, publicDataset{Name: d.Name, Score: d.Score, Grade: d.Grade})
 	}
-	for _, r := range a.Recommendations[:min(len(a.Recommendations), reportsvc.MaxSharedRecommendations)] {
+	for _, r := range a.Recommendations { // bounded when stored (reportsvc.ShareSummary)
 		v.Recommendations = append(v.Recommendations, publicRecommendation{Dataset: r.Dataset, Action: r.Action, Impact: r.Impact})
 	}
 	return v

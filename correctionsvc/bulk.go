@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
@@ -67,7 +68,7 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 			switch {
 			case err != nil:
 				skipped = append(skipped, Skipped{sid, "not a step of this pipeline"})
-			case !contains(from, p.Steps[i].Status):
+			case !slices.Contains(from, p.Steps[i].Status):
 				skipped = append(skipped, Skipped{sid, fmt.Sprintf("the step is %s", p.Steps[i].Status)})
 			case action == ActionApprove && below(p.Steps[i], threshold):
 				skipped = append(skipped, Skipped{sid, belowReason(p.Steps[i], threshold)})
@@ -136,15 +137,6 @@ func (s *Service) bulk(ctx context.Context, orgID, userID, id, what string, pick
 // errNothingToDo ends an edit that would change nothing, so no version is
 // made.
 var errNothingToDo = errs.Conflict("nothing to change")
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 // below reports whether an engine step's confidence is under the
 // threshold; user steps never are.

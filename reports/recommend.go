@@ -159,7 +159,7 @@ func IssueBreakdown(datasets []Dataset) []IssueCount {
 		if out[i].Issues != out[j].Issues {
 			return out[i].Issues > out[j].Issues
 		}
-		if ri, rj := rankOf(out[i].Severity), rankOf(out[j].Severity); ri != rj {
+		if ri, rj := SeverityRank(out[i].Severity), SeverityRank(out[j].Severity); ri != rj {
 			return ri < rj
 		}
 		if out[i].Kind != out[j].Kind {
@@ -173,8 +173,9 @@ func IssueBreakdown(datasets []Dataset) []IssueCount {
 // severityRank orders severities worst first.
 var severityRank = map[string]int{"critical": 0, "warning": 1, "info": 2}
 
-// rankOf is a severity's rank; an unknown one comes last.
-func rankOf(severity string) int {
+// SeverityRank is a severity's rank, worst first (critical 0, warning 1,
+// info 2); an unknown one comes last.
+func SeverityRank(severity string) int {
 	if r, ok := severityRank[severity]; ok {
 		return r
 	}

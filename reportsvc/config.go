@@ -103,7 +103,11 @@ func (c *Config) check() error {
 	if c.Level != reports.Basic && c.Level != reports.Advanced {
 		return errs.BadRequest("config.level must be basic or advanced")
 	}
-	for name, ids := range map[string][]int64{"file_ids": c.FileIDs, "source_ids": c.SourceIDs} {
+	for _, list := range []struct {
+		name string
+		ids  []int64
+	}{{"file_ids", c.FileIDs}, {"source_ids", c.SourceIDs}} {
+		name, ids := list.name, list.ids
 		if len(ids) > MaxScopeIDs {
 			return errs.BadRequest("config.%s lists %d ids; at most %d", name, len(ids), MaxScopeIDs)
 		}

@@ -79,17 +79,8 @@ func worstIssues(in []reports.Issue, n int) []reports.Issue {
 	if len(in) <= n {
 		return in
 	}
-	rank := map[string]int{"critical": 0, "warning": 1, "info": 2}
 	sort.SliceStable(in, func(i, j int) bool {
-		ri, okI := rank[in[i].Severity]
-		rj, okJ := rank[in[j].Severity]
-		if !okI {
-			ri = 3
-		}
-		if !okJ {
-			rj = 3
-		}
-		if ri != rj {
+		if ri, rj := reports.SeverityRank(in[i].Severity), reports.SeverityRank(in[j].Severity); ri != rj {
 			return ri < rj
 		}
 		return in[i].Count > in[j].Count

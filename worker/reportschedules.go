@@ -61,10 +61,5 @@ type Reports struct {
 // GenerateReport starts the report's generation; the workflow id is the
 // report id, so a report is generated once.
 func (r Reports) GenerateReport(ctx context.Context, orgID, reportID string) error {
-	_, err := r.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       reportID,
-		TaskQueue:                r.Names.Default,
-		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, workflows.GenerateReport, activities.ReportRef{OrgID: orgID, ReportID: reportID})
-	return err
+	return startOnce(ctx, r.Client, r.Names, reportID, workflows.GenerateReport, activities.ReportRef{OrgID: orgID, ReportID: reportID})
 }

@@ -21,11 +21,18 @@ type Scans struct {
 
 // ScanSource implements scans.Workflows.
 func (s Scans) ScanSource(ctx context.Context, orgID, scanID string) error {
-	_, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       scanID,
-		TaskQueue:                s.Names.Default,
+	return startOnce(ctx, s.Client, s.Names, scanID, workflows.ScanSource, activities.ScanRef{OrgID: orgID, ScanID: scanID})
+}
+
+// startOnce starts workflow wf with id on the default queue; starting it
+// again while it runs joins the first (the id is the work's, so a retried
+// request never starts the work twice).
+func startOnce(ctx context.Context, c client.Client, n workflows.Names, id string, wf, arg any) error {
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       id,
+		TaskQueue:                n.Default,
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, workflows.ScanSource, activities.ScanRef{OrgID: orgID, ScanID: scanID})
+	}, wf, arg)
 	return err
 }
 
