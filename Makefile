@@ -14,8 +14,9 @@ export DQS_TEMPORAL_CLI := $(TEMPORAL)
 help:
 	@echo "make run           start Temporal (with its Web UI) and DQS (API + worker) on this machine"
 	@echo "make test          vet and run every test (unit, workflow, integration)"
-	@echo "make eval          classification (P/R/F1, false positives, calibration) and CSV dialect detection"
-	@echo "                   on the labelled corpora in evaluation/; fails when a target is missed"
+	@echo "make eval          classification (P/R/F1, false positives, calibration), CSV dialect detection,"
+	@echo "                   anomaly detection and correction suggestions (precision and recall of the cells"
+	@echo "                   fixed) on the labelled corpora in evaluation/; fails when a target is missed"
 	@echo "make bench         profile 3M generated rows as CSV, JSON Lines and Parquet: MB/s and peak RSS"
 	@echo "                   (the first run generates ~1.9 GB into $(HOME)/.cache/dqs/bench, once)"
 	@echo "make bench-small   the same with 200,000 rows, for a quick check"

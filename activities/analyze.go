@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"os"
 	"sync"
 	"time"
 
@@ -15,7 +12,7 @@ import (
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/classify"
 	"github.com/dqs/dqs/models"
-	"github.com/dqs/dqs/readers"
+	"github.com/dqs/dqs/storedfile"
 	"go.temporal.io/sdk/activity"
 )
 
@@ -78,33 +75,25 @@ func (a *Activities) AnalyzeFile(ctx context.Context, in FileRef) error {
 	if err := a.Stores.Files.SetStatus(ctx, in.OrgID, f.ID, models.FileProcessing, 0, ""); err != nil {
 		return err
 	}
-	tmp, err := a.download(ctx, f.StorageKey)
+	tmp, err := a.downloadFile(ctx, f)
 	if errors.Is(err, blob.ErrNotFound) && a.rawFileDeleted(ctx, in) {
 		return a.MarkFileFailed(ctx, in, msgRawFileDeleted)
 	}
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 
 	j, err := a.Stores.Jobs.Get(ctx, in.OrgID, f.JobID)
 	if err != nil {
 		return err
 	}
-	d, err := analysis.WithNullTokens(j.NullTokenList())
-	if err != nil { // checked when the job was created: a list stored by hand
-		return a.MarkFileFailed(ctx, in, "the job's null_tokens cannot be used: "+err.Error())
-	}
-	if w := f.CSVDialectWords(); w != nil {
-		// The words were parsed when the file was uploaded; they are
-		// stored as given, so the analysis parses them again.
-		if d.CSV, err = readers.ParseCSVOptions(w.Delimiter, w.Quote, w.Header, w.Encoding); err != nil {
-			return a.MarkFileFailed(ctx, in, "the file's CSV dialect cannot be used: "+err.Error())
-		}
+	d, err := storedfile.Dialect(j, f)
+	if err != nil {
+		return a.MarkFileFailed(ctx, in, err.Error())
 	}
 	report := a.progressReporter(ctx, in)
-	res, err := analysis.Run(ctx, tmp, f.FileName, f.SizeBytes, d, a.Memory, report)
+	res, err := analysis.Run(ctx, tmp.File, f.FileName, f.SizeBytes, d, a.Memory, report)
 	if errors.Is(err, analysis.ErrBadInput) {
 		return a.MarkFileFailed(ctx, in, err.Error())
 	}
@@ -135,29 +124,17 @@ func (a *Activities) rawFileDeleted(ctx context.Context, in FileRef) bool {
 	return err == nil && f.StorageKey == ""
 }
 
-// download copies the object to a temporary file: Parquet needs random
-// access, and a local copy lets every format be read at disk speed.
-func (a *Activities) download(ctx context.Context, key string) (*os.File, error) {
-	rc, err := a.Blobs.Open(ctx, key)
-	if err != nil {
-		return nil, fmt.Errorf("open stored file: %w", err)
-	}
-	defer rc.Close()
-	tmp, err := a.Spool.CreateTemp("analyze-*")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := io.Copy(tmp, &heartbeatReader{ctx: ctx, r: rc}); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("download stored file: %w", err)
-	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, err
-	}
-	return tmp, nil
+// downloadFile copies f's raw file to the spool, heartbeating while a
+// large object downloads, so the download counts as progress and a dead
+// worker is still noticed.
+func (a *Activities) downloadFile(ctx context.Context, f *models.File) (*storedfile.Local, error) {
+	var last time.Time
+	return storedfile.Download(ctx, a.Blobs, a.Spool, f.StorageKey, f.FileName, func(read int64) {
+		if time.Since(last) > 5*time.Second {
+			last = time.Now()
+			activity.RecordHeartbeat(ctx, read)
+		}
+	})
 }
 
 // progressReporter heartbeats every report and writes the file's and the
@@ -265,23 +242,4 @@ func (a *Activities) finishJob(ctx context.Context, in CompleteJobInput, at time
 		}})
 	}
 	return nil
-}
-
-// heartbeatReader heartbeats while a large object downloads, so the
-// download counts as progress and a dead worker is still noticed.
-type heartbeatReader struct {
-	ctx  context.Context
-	r    io.Reader
-	read int64
-	last time.Time
-}
-
-func (h *heartbeatReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	h.read += int64(n)
-	if time.Since(h.last) > 5*time.Second {
-		h.last = time.Now()
-		activity.RecordHeartbeat(h.ctx, h.read)
-	}
-	return n, err
 }

@@ -150,8 +150,8 @@ func TestAnalyzeFileDownloadsIntoTheSpool(t *testing.T) {
 	if _, err := env.ExecuteActivity(f.acts.AnalyzeFile, FileRef{OrgID: f.org.ID, JobID: j.ID, FileID: file.ID, Total: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if len(during) != 1 || !strings.HasPrefix(during[0], "analyze-") {
-		t.Fatalf("the spool during the download held %q: want one analyze-* file", during)
+	if len(during) != 1 || !strings.HasPrefix(during[0], "stored-") {
+		t.Fatalf("the spool during the download held %q: want one stored-* file", during)
 	}
 	if entries, _ := os.ReadDir(sp.Path()); len(entries) != 0 {
 		t.Fatalf("%d files left in the spool", len(entries))

@@ -184,8 +184,9 @@ func (a *Activities) BeginScan(ctx context.Context, in ScanRef) (ScanPlan, error
 	return plan, nil
 }
 
-// heartbeatEvery keeps a scan item's heartbeat going while a database
-// computes an aggregate, which reports no progress of its own.
+// heartbeatEvery keeps an activity's heartbeat going through work that
+// reports no progress of its own (a database computing an aggregate, a
+// pipeline of corrections).
 const heartbeatEvery = 5 * time.Second
 
 // ScanItem reads one table or object and stores its profile and metric

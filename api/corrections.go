@@ -23,6 +23,7 @@ type stepView struct {
 	Config         correctionsvc.StepConfig `json:"config"`
 	Status         string                   `json:"status"`
 	Source         string                   `json:"source"`
+	Engine         *string                  `json:"engine"`
 	Confidence     *float64                 `json:"confidence"`
 	Preview        json.RawMessage          `json:"preview"`
 	Explanation    *string                  `json:"explanation"`
@@ -45,7 +46,7 @@ func viewStep(st models.CorrectionStep) stepView {
 	params, _ := corrections.DecodeParams([]byte(st.Params)) // stored from a map
 	cfg := correctionsvc.StepConfig{Column: st.ColumnName, Strategy: st.Strategy, Params: params}
 	v := stepView{ID: st.ID, Position: st.Position, CorrectionType: st.CorrectionType, Config: cfg, Status: st.Status,
-		Source: st.Source, Confidence: st.Confidence, Preview: json.RawMessage("null"), Explanation: strPtr(st.Explanation), Error: strPtr(st.Error)}
+		Source: st.Source, Engine: strPtr(st.Engine), Confidence: st.Confidence, Preview: json.RawMessage("null"), Explanation: strPtr(st.Explanation), Error: strPtr(st.Error)}
 	if st.Preview != "" {
 		v.Preview = json.RawMessage(st.Preview)
 	}
@@ -235,10 +236,17 @@ type bulkView struct {
 	Processed []string                `json:"processed"`
 	Skipped   []correctionsvc.Skipped `json:"skipped"`
 	Pipeline  pipelineView            `json:"pipeline"`
+	// File is the corrected copy a bulk apply started; null otherwise.
+	File *fileView `json:"file"`
 }
 
 func viewBulk(r *correctionsvc.BulkResult) bulkView {
-	return bulkView{Processed: r.Processed, Skipped: r.Skipped, Pipeline: viewPipeline(r.Pipeline)}
+	v := bulkView{Processed: r.Processed, Skipped: r.Skipped, Pipeline: viewPipeline(r.Pipeline)}
+	if r.Copy != nil {
+		f := viewFile(r.Copy, false)
+		v.File = &f
+	}
+	return v
 }
 
 // bulkSteps approves or rejects the listed steps.

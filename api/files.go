@@ -397,7 +397,7 @@ type fileView struct {
 func viewFile(f *models.File, withProfile bool) fileView {
 	v := fileView{ID: f.ID, FileID: f.ID, JobID: f.JobID, FileName: f.FileName, Status: f.Status, Format: f.Format,
 		SizeBytes: f.SizeBytes, RowCount: f.RowCount, ColumnCount: f.ColumnCount, QualityScore: f.QualityScore,
-		RawFileDeleted: f.StorageKey == "", ParentFileID: f.ParentFileID, PipelineID: f.PipelineID,
+		RawFileDeleted: f.StorageKey == "" && !f.CopyUnwritten(), ParentFileID: f.ParentFileID, PipelineID: f.PipelineID,
 		PipelineVersion: f.PipelineVersion, Error: strPtr(f.Error), CreatedAt: f.CreatedAt.UTC(), CompletedAt: utcPtr(f.CompletedAt),
 		CSVDialect: f.CSVDialectWords()}
 	if withProfile && f.Profile != "" {
@@ -480,6 +480,9 @@ func (s *Server) downloadFile(c *gin.Context) error {
 	f, err := s.fileParam(c)
 	if err != nil {
 		return err
+	}
+	if f.CopyUnwritten() {
+		return errs.Conflict("file %d is a corrected copy that is %s and has no raw file yet", f.ID, f.Status)
 	}
 	if f.StorageKey == "" {
 		return errRawFileDeleted

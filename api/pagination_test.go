@@ -181,6 +181,22 @@ var listRoutes = []listRoute{
 		},
 	},
 	{
+		// The fix inbox: one suggestions pipeline per file, each with an
+		// engine step, stored as a suggester stores them; pages are groups.
+		path: "/api/v1/suggestions", defaultLimit: 20,
+		seed: func(env *servicetest.Env, admin *servicetest.Session) {
+			for i := range seededItems {
+				conf := 0.9
+				p := &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: int64(i + 1), Name: fmt.Sprint("inbox ", i),
+					Origin: models.OriginSuggestions}, Steps: []models.CorrectionStep{{ID: uuid.NewString(), CorrectionType: "format_fix",
+					ColumnName: "email", Strategy: "trim", Params: "{}", Status: models.StepProposed, Source: models.StepSourceAuto, Engine: "rule", Confidence: &conf}}}
+				if err := env.App.Stores.Corrections.Create(context.Background(), admin.OrgID, "", p); err != nil {
+					env.T.Fatal(err)
+				}
+			}
+		},
+	},
+	{
 		// A pipeline's versions: one pipeline edited until it has enough.
 		path: "/api/v1/corrections/:id/versions", defaultLimit: 20,
 		seed: func(env *servicetest.Env, admin *servicetest.Session) {

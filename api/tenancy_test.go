@@ -165,6 +165,9 @@ var resources = map[string]ownedResource{
 	"POST /api/v1/corrections/:id/approve-all-high-confidence": pipelineOfA,
 	"GET /api/v1/corrections/:id/versions":                     pipelineOfA,
 	"POST /api/v1/corrections/:id/revert":                      pipelineOfA,
+	"POST /api/v1/corrections/:id/preview":                     pipelineOfA,
+	"POST /api/v1/corrections/:id/apply":                       pipelineOfA,
+	"POST /api/v1/suggestions/:suggestion_id/feedback":         suggestionOfA,
 	"GET /api/v1/reports/:id":                                  reportOfA,
 	"GET /api/v1/reports/:id/download":                         reportOfA,
 	"POST /api/v1/reports/:id/share":                           reportOfA,
@@ -190,6 +193,24 @@ func pipelineOfA(env *servicetest.Env, a *servicetest.Session) (string, any, fun
 	return p.ID, body, func() bool {
 		got, err := env.App.Stores.Corrections.Get(ctx, a.OrgID, p.ID)
 		return err == nil && got.Version == 1 && got.Steps[0].Status == models.StepProposed
+	}
+}
+
+// suggestionOfA makes an engine step of org A (a suggestion, stored as a
+// suggester stores it) that must gather no feedback.
+func suggestionOfA(env *servicetest.Env, a *servicetest.Session) (string, any, func() bool) {
+	ctx := context.Background()
+	conf := 0.9
+	st := models.CorrectionStep{ID: uuid.NewString(), CorrectionType: "format_fix", ColumnName: "email", Strategy: "trim",
+		Params: "{}", Status: models.StepProposed, Source: models.StepSourceAuto, Engine: "rule", Confidence: &conf}
+	p := &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: 1, Name: "inbox",
+		Origin: models.OriginSuggestions}, Steps: []models.CorrectionStep{st}}
+	if err := env.App.Stores.Corrections.Create(ctx, a.OrgID, "", p); err != nil {
+		env.T.Fatal(err)
+	}
+	return st.ID, map[string]any{"helpful": false, "comment": "wrong"}, func() bool {
+		h, err := env.App.Stores.Suggestions.History(ctx, a.OrgID)
+		return err == nil && len(h) == 0
 	}
 }
 

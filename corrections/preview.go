@@ -118,3 +118,17 @@ func (s *sliceReader) Next() (*records.Record, error) {
 	s.next++
 	return &s.rows[s.next-1], nil
 }
+
+// RowObject is rec as an object by column name, a null as nil: how a
+// preview's rows are shown.
+func RowObject(cols []string, rec records.Record) map[string]any {
+	out := make(map[string]any, len(cols))
+	for i, c := range cols {
+		if i >= len(rec.Values) || (i < len(rec.Null) && rec.Null[i]) {
+			out[c] = nil
+			continue
+		}
+		out[c] = rec.Values[i]
+	}
+	return out
+}

@@ -23,12 +23,16 @@ type BulkResult struct {
 	Processed []string  `json:"processed"`
 	Skipped   []Skipped `json:"skipped"`
 	Pipeline  *models.Pipeline
+	// Copy is the corrected copy a bulk apply started writing; nil when
+	// it processed no step, and for the other actions.
+	Copy *models.File
 }
 
 // Bulk actions.
 const (
 	ActionApprove = "approve"
 	ActionReject  = "reject"
+	ActionApply   = "apply"
 )
 
 // MaxBulkSteps bounds the step ids of one bulk request.
@@ -47,8 +51,12 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 		to, from = models.StepActive, []string{models.StepProposed}
 	case ActionReject:
 		to, from = models.StepRejected, []string{models.StepProposed, models.StepActive}
+	case ActionApply:
+		// Approved on the way (proposed ones), then applied: the listed
+		// steps only, to the pipeline's file.
+		to, from = models.StepActive, []string{models.StepProposed, models.StepActive, models.StepApplied}
 	default:
-		return nil, errs.BadRequest("action must be approve or reject (applying runs the whole pipeline: POST /corrections/{id}/apply)")
+		return nil, errs.BadRequest("action must be approve, reject or apply")
 	}
 	if len(stepIDs) == 0 || len(stepIDs) > MaxBulkSteps {
 		return nil, errs.BadRequest("step_ids must list 1 to %d step ids", MaxBulkSteps)
@@ -57,7 +65,7 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 	if err != nil {
 		return nil, err
 	}
-	return s.bulk(ctx, orgID, userID, id, action, func(p *models.Pipeline) (picked []int, skipped []Skipped) {
+	res, err := s.bulk(ctx, orgID, userID, id, action, func(p *models.Pipeline) (picked []int, skipped []Skipped) {
 		seen := map[string]bool{}
 		for _, sid := range stepIDs {
 			if seen[sid] {
@@ -70,7 +78,7 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 				skipped = append(skipped, Skipped{sid, "not a step of this pipeline"})
 			case !slices.Contains(from, p.Steps[i].Status):
 				skipped = append(skipped, Skipped{sid, fmt.Sprintf("the step is %s", p.Steps[i].Status)})
-			case action == ActionApprove && below(p.Steps[i], threshold):
+			case action != ActionReject && below(p.Steps[i], threshold):
 				skipped = append(skipped, Skipped{sid, belowReason(p.Steps[i], threshold)})
 			default:
 				picked = append(picked, i)
@@ -78,6 +86,22 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 		}
 		return picked, skipped
 	}, to)
+	if err != nil || action != ActionApply {
+		return res, err
+	}
+	return s.bulkApply(ctx, orgID, res)
+}
+
+// bulkApply applies the steps a bulk apply processed to the pipeline's
+// file, as a new corrected copy.
+func (s *Service) bulkApply(ctx context.Context, orgID string, res *BulkResult) (*BulkResult, error) {
+	if len(res.Processed) == 0 {
+		return res, nil
+	}
+	p := res.Pipeline
+	cp, err := s.apply(ctx, p, ApplyRef{OrgID: orgID, PipelineID: p.ID, Version: p.Version, FileID: p.FileID, StepIDs: res.Processed})
+	res.Copy = cp
+	return res, err
 }
 
 // ApproveAllHighConfidence approves every proposed engine step whose
@@ -122,6 +146,9 @@ func (s *Service) bulk(ctx context.Context, orgID, userID, id, what string, pick
 			return "", errNothingToDo
 		}
 		for _, i := range picked {
+			if err := s.judged(ctx, orgID, userID, p.Steps[i], to); err != nil {
+				return "", err
+			}
 			p.Steps[i].Status = to
 			res.Processed = append(res.Processed, p.Steps[i].ID)
 		}
@@ -132,6 +159,26 @@ func (s *Service) bulk(ctx context.Context, orgID, userID, id, what string, pick
 	}
 	res.Pipeline = p
 	return res, err
+}
+
+// judged records in the trust history that a user moved engine step st to
+// state to: approved (proposed → active) or rejected. Other moves (a step
+// already active, a user's step) say nothing about the engine.
+func (s *Service) judged(ctx context.Context, orgID, userID string, st models.CorrectionStep, to string) error {
+	if st.Source != models.StepSourceAuto || st.Status == to {
+		return nil
+	}
+	var kind string
+	switch {
+	case to == models.StepRejected:
+		kind = models.TrustRejected
+	case to == models.StepActive && st.Status == models.StepProposed:
+		kind = models.TrustApproved
+	default:
+		return nil
+	}
+	_, err := s.Stores.Suggestions.Record(ctx, orgID, userID, st, kind, "")
+	return err
 }
 
 // errNothingToDo ends an edit that would change nothing, so no version is

@@ -12,19 +12,28 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
 	"github.com/google/uuid"
 
+	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/corrections"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/spool"
 )
 
 // Service manages correction pipelines.
 type Service struct {
 	Stores *models.Stores
+	// Blobs and Spool read stored files for previews.
+	Blobs blob.Store
+	Spool *spool.Dir
+	// Workflows starts applications.
+	Workflows Workflows
+	Logger    *slog.Logger
 }
 
 // StepConfig is a step's configuration as the API gives it.
@@ -259,6 +268,9 @@ func (s *Service) moveStep(ctx context.Context, orgID, userID, id, stepID, to, w
 		}
 		if !slices.Contains(from, p.Steps[i].Status) {
 			return "", errs.Conflict("step %s is %s; only a %s step can become %s", stepID, p.Steps[i].Status, strings.Join(from, " or "), to)
+		}
+		if err := s.judged(ctx, orgID, userID, p.Steps[i], to); err != nil {
+			return "", err
 		}
 		p.Steps[i].Status = to
 		return what, nil

@@ -27,6 +27,9 @@ const (
 
 	StepSourceAuto = "auto"
 	StepSourceUser = "user"
+
+	OriginUser        = "user"
+	OriginSuggestions = "suggestions"
 )
 
 // CorrectionPipeline is a versioned, ordered list of correction steps
@@ -43,6 +46,9 @@ type CorrectionPipeline struct {
 	CreatedBy string    `gorm:"size:36;not null;default:''"`
 	CreatedAt time.Time `gorm:"not null"`
 	UpdatedAt time.Time `gorm:"not null"`
+	// Origin is OriginUser for a pipeline a user created, OriginSuggestions
+	// for the one the suggesters keep for a file (its fix inbox).
+	Origin string `gorm:"size:16;not null;default:'user'"`
 }
 
 // CorrectionStep is one step of a pipeline. Params is the JSON object of
@@ -63,6 +69,11 @@ type CorrectionStep struct {
 	Explanation    string `gorm:"type:text;not null;default:''"`
 	Preview        string `gorm:"type:text;not null;default:''"`
 	Error          string `gorm:"type:text;not null;default:''"`
+	// Engine is the suggestion engine that proposed an engine step
+	// ("" for a user's), and RawConfidence its confidence before the
+	// organisation's trust history calibrated it into Confidence.
+	Engine        string `gorm:"size:32;not null;default:''"`
+	RawConfidence *float64
 }
 
 // CorrectionVersion is a pipeline as one edit left it: its name, status
@@ -152,6 +163,9 @@ func (s Corrections) Create(ctx context.Context, orgID, userID string, p *Pipeli
 		p.OrgID, p.Version, p.CreatedBy, p.CreatedAt, p.UpdatedAt = orgID, 1, userID, now, now
 		if p.Status == "" {
 			p.Status = PipelineActive
+		}
+		if p.Origin == "" {
+			p.Origin = OriginUser
 		}
 		if err := s.db.conn(ctx).Create(&p.CorrectionPipeline).Error; err != nil {
 			return err

@@ -120,3 +120,35 @@ func (s Lineage) DeleteEdge(ctx context.Context, orgID, id string) error {
 	}
 	return s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&LineageEdge{}).Error
 }
+
+// PipelineRef is the ref_id of the node of a correction pipeline as
+// applied to file fileID: "<pipeline id>/<file id>". One node per input
+// file, not per pipeline: a pipeline applied to its own corrected copy
+// then gets a new node downstream of the copy instead of an edge back
+// into its first node, which would close a cycle.
+func PipelineRef(id string, fileID int64) string { return id + "/" + FileRef(fileID) }
+
+// LinkCorrection writes what an applied pipeline did: the edges from the
+// node of the file it read to the pipeline's node, and from there to the
+// node of the corrected copy it wrote (the files' nodes were written with
+// their rows).
+func (s Lineage) LinkCorrection(ctx context.Context, orgID, pipelineID, pipelineName string, fileID, copyID int64) error {
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		pipe, err := s.EnsureNode(ctx, orgID, lineage.TypePipeline, PipelineRef(pipelineID, fileID), pipelineName)
+		if err != nil {
+			return err
+		}
+		from, err := s.NodeByRef(ctx, orgID, lineage.TypeFile, FileRef(fileID))
+		if err != nil {
+			return err
+		}
+		to, err := s.NodeByRef(ctx, orgID, lineage.TypeFile, FileRef(copyID))
+		if err != nil {
+			return err
+		}
+		if err := s.EnsureEdge(ctx, orgID, from.ID, pipe.ID); err != nil {
+			return err
+		}
+		return s.EnsureEdge(ctx, orgID, pipe.ID, to.ID)
+	})
+}

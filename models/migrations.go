@@ -220,6 +220,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611280101_contracts_lineage", Migrate: migrateContractsLineage},
 	{ID: "202611290101_reports", Migrate: migrateReports},
 	{ID: "202611290102_corrections", Migrate: migrateCorrections},
+	{ID: "202611300101_suggestions", Migrate: migrateSuggestions},
 }
 
 // LiveModels returns a value of every model the service stores, one per
@@ -234,6 +235,7 @@ func LiveModels() []any {
 		&Source{}, &SourceSchedule{}, &Scan{}, &ScanTable{}, &DiscoveredFile{}, &MetricPoint{},
 		&Anomaly{}, &Alert{}, &Contract{}, &LineageNode{}, &LineageEdge{},
 		&Report{}, &Certificate{}, &ReportSchedule{}, &CorrectionPipeline{}, &CorrectionStep{}, &CorrectionVersion{},
+		&TrustEvent{},
 	}
 }
 

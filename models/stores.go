@@ -26,6 +26,7 @@ type Stores struct {
 	Certificates       Certificates
 	ReportSchedules    ReportSchedules
 	Corrections        Corrections
+	Suggestions        Suggestions
 }
 
 // NewStores returns the stores over db.
@@ -54,6 +55,7 @@ func NewStores(db *DB) *Stores {
 		Reports:            Reports{db},
 		Certificates:       Certificates{db},
 		ReportSchedules:    ReportSchedules{db},
+		Suggestions:        Suggestions{db},
 		Corrections:        Corrections{db},
 	}
 }

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 time=${FUZZTIME:-10m}
 memory_kib=${FUZZ_MEMORY_KIB:-4194304}
-targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped ./evaluation/figures:FuzzNumerals ./evaluation/figures:FuzzDatetimes ./netguard:FuzzCheckURL ./sources:FuzzSourceSettings ./contracts:FuzzImportODCS ./cmd/dqs:FuzzAnomaliesCSV ./anomaly:FuzzEvaluate ./reportsvc:FuzzParseConfig ./reports:FuzzRender}
+targets=${FUZZ_TARGETS:-FuzzParquet FuzzParquetFooter FuzzCSV FuzzSniffCSV FuzzJSON FuzzJSONWrapped ./evaluation/figures:FuzzNumerals ./evaluation/figures:FuzzDatetimes ./netguard:FuzzCheckURL ./sources:FuzzSourceSettings ./contracts:FuzzImportODCS ./cmd/dqs:FuzzAnomaliesCSV ./anomaly:FuzzEvaluate ./reportsvc:FuzzParseConfig ./reports:FuzzRender ./suggest:FuzzSuggest ./corrections:FuzzCustom ./corrections:FuzzRegexReplace ./corrections:FuzzDecimalPoint ./standardize:FuzzCluster}
 go=${GO:-go}
 
 # Built before the limit applies: the compiler is not what is measured.

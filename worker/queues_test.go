@@ -279,7 +279,7 @@ func TestAnalysisLeftOnTheDefaultQueue(t *testing.T) {
 func TestQueueActivitiesSplit(t *testing.T) {
 	acts := &activities.Activities{}
 	long, short := queueActivities(acts, true), queueActivities(acts, false)
-	want := []string{"AnalyzeFile", "BeginScan", "BuildReport", "CreateScheduledScan", "DetectAnomalies", "ScanItem"}
+	want := []string{"AnalyzeFile", "BeginScan", "BuildReport", "CreateScheduledScan", "DetectAnomalies", "ScanItem", "SuggestCorrections", "WriteCorrectedCopy"}
 	if got := keys(long); !reflect.DeepEqual(got, want) {
 		t.Fatalf("analysis queue activities = %v, want %v", got, want)
 	}

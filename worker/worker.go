@@ -67,6 +67,7 @@ func Start(c client.Client, n workflows.Names, acts *activities.Activities, queu
 		w.RegisterWorkflow(workflows.AnalyzeJob)
 		w.RegisterWorkflow(workflows.KeepJobFiles)
 		w.RegisterWorkflow(workflows.ReanalyzeFile)
+		w.RegisterWorkflow(workflows.ApplyCorrections)
 		w.RegisterWorkflow(workflows.SweepExpiredFiles)
 		w.RegisterWorkflow(workflows.DeliverWebhook)
 		w.RegisterWorkflow(workflows.ScanSource)
@@ -115,6 +116,8 @@ var analysisActivities = []any{
 	(*activities.Activities).CreateScheduledScan,
 	(*activities.Activities).DetectAnomalies,
 	(*activities.Activities).BuildReport,
+	(*activities.Activities).WriteCorrectedCopy,
+	(*activities.Activities).SuggestCorrections,
 }
 
 // queueActivities returns the activities of one queue by name: the

@@ -44,6 +44,11 @@ func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
 	if err := workflow.ExecuteActivity(short, a.CompleteJob, done).Get(ctx, &plan); err != nil {
 		return err
 	}
+	if workflow.GetVersion(ctx, "suggestions", workflow.DefaultVersion, 1) == 1 {
+		for i, id := range files {
+			suggestCorrections(ctx, activities.FileRef{OrgID: in.OrgID, JobID: in.JobID, FileID: id, Index: i, Total: len(files)})
+		}
+	}
 	if workflow.GetVersion(ctx, "job-events", workflow.DefaultVersion, 1) == 1 {
 		events := activities.PublishJobEventsInput{OrgID: in.OrgID, JobID: in.JobID, At: workflow.Now(ctx)}
 		if err := workflow.ExecuteActivity(short, a.PublishJobEvents, events).Get(ctx, nil); err != nil {
@@ -170,6 +175,21 @@ func analyzeFile(ctx workflow.Context, file activities.FileRef) error {
 	return workflow.ExecuteActivity(shortActivities(ctx), a.MarkFileFailed, file, msg).Get(ctx, nil)
 }
 
+// suggestCorrections runs the suggesters on an analysed file (on the
+// analysis queue: they read the whole file); their failing is logged and
+// not worth failing the job for.
+func suggestCorrections(ctx workflow.Context, file activities.FileRef) {
+	long := onAnalysisQueue(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Hour,
+		HeartbeatTimeout:    20 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 3},
+	})
+	var a *activitiesRef
+	if err := workflow.ExecuteActivity(long, a.SuggestCorrections, file).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Warn("no suggestions for the file", "file_id", file.FileID, "error", err)
+	}
+}
+
 // ReanalyzeFileWorkflowID is the id of the re-analysis of file id; one at
 // a time per file.
 func ReanalyzeFileWorkflowID(fileID int64) string { return fmt.Sprintf("reanalyze-file-%d", fileID) }
@@ -179,7 +199,13 @@ func ReanalyzeFileWorkflowID(fileID int64) string { return fmt.Sprintf("reanalyz
 // left alone.
 func ReanalyzeFile(ctx workflow.Context, file activities.FileRef) error {
 	file.Rerun = true
-	return analyzeFile(ctx, file)
+	if err := analyzeFile(ctx, file); err != nil {
+		return err
+	}
+	if workflow.GetVersion(ctx, "suggestions", workflow.DefaultVersion, 1) == 1 {
+		suggestCorrections(ctx, file)
+	}
+	return nil
 }
 
 // temporalMessage is the innermost message of an activity error, which is

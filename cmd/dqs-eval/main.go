@@ -7,13 +7,18 @@
 // evaluation/columns and, reported apart, on the real-world-shaped corpus in
 // evaluation/realworld, and the CSV dialect detection (delimiter, quote,
 // header, lines above the header, encoding, row count) on the corpus of
-// files in evaluation/dialects, and the anomaly detector (recall,
-// precision, false alerts per 100 scans and detection delay per kind and
-// sensitivity, beside a plain z-score) on the labelled series of
-// evaluation/anomalies. It exits with status 1 when a target is missed.
+// files in evaluation/dialects, the correction suggestions (precision and
+// recall of the steps at the trust threshold, per correction type and
+// overall, and of every suggestion for information) on the dirty files
+// and their clean versions in evaluation/suggestions, and the anomaly
+// detector (recall, precision, false alerts per 100 scans and detection
+// delay per kind and sensitivity, beside a plain z-score) on the labelled
+// series of evaluation/anomalies. It exits with status 1 when a target is
+// missed.
 //
 //	go run ./cmd/dqs-eval             print the reports
 //	go run ./cmd/dqs-eval -figures=false  leave the oracle comparison out (it reads the shared fixtures)
+//	go run ./cmd/dqs-eval -suggestions=false  leave the correction suggestions out
 //	go run ./cmd/dqs-eval -anomalies=false  leave the anomaly detection out
 //	go run ./cmd/dqs-eval -only-anomalies   run the anomaly detection alone
 //	go run ./cmd/dqs-eval -regenerate rewrite the corpora from their generators
@@ -32,6 +37,7 @@ import (
 	"github.com/dqs/dqs/evaluation/dialects"
 	"github.com/dqs/dqs/evaluation/figures"
 	"github.com/dqs/dqs/evaluation/realworld"
+	"github.com/dqs/dqs/evaluation/suggestions"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -42,6 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	regenerate := fs.Bool("regenerate", false, "rewrite the committed corpora from their generators (run from the repository root)")
 	root := fs.String("root", ".", "repository root, for -regenerate")
 	withFigures := fs.Bool("figures", true, "compare every profile figure with the oracle on the shared fixtures and generated files")
+	withSuggestions := fs.Bool("suggestions", true, "score the correction suggestions on the dirty files and their clean versions")
 	withAnomalies := fs.Bool("anomalies", true, "score the anomaly detector on the labelled synthetic series and the real-world ones from the shared fixtures")
 	onlyAnomalies := fs.Bool("only-anomalies", false, "run the anomaly section alone")
 	fixtures := fs.String("fixtures", fixturesDefault(), "the shared fixtures folder (default $DQS_FIXTURES, else ../shared/fixtures)")
@@ -104,6 +111,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		missed = append(missed, dia.Failures()...)
 	}
 
+	if *withSuggestions && !*onlyAnomalies {
+		fmt.Fprintf(stdout, "\n== Correction suggestions (evaluation/suggestions)\n\n")
+		rep, err := suggestions.Evaluate()
+		if err != nil {
+			fmt.Fprintf(stderr, "dqs-eval: %v\n", err)
+			return 1
+		}
+		rep.Print(stdout)
+		missed = append(missed, rep.Failures()...)
+	}
+
 	if *withAnomalies {
 		fmt.Fprintf(stdout, "\n== Anomaly detection (evaluation/anomalies)\n\n")
 		rep, err := anomalies.Evaluate(*fixtures)
@@ -134,7 +152,10 @@ func regenerateAll(root string) error {
 	if err := realworld.WriteCorpus(filepath.Join(root, "evaluation", "realworld", "testdata", "corpus.jsonl")); err != nil {
 		return err
 	}
-	return dialects.Generate(filepath.Join(root, "evaluation", "dialects", "testdata"))
+	if err := dialects.Generate(filepath.Join(root, "evaluation", "dialects", "testdata")); err != nil {
+		return err
+	}
+	return suggestions.WriteCorpus(filepath.Join(root, "evaluation", "suggestions", "testdata"))
 }
 
 // fixturesDefault is $DQS_FIXTURES, else the shared folder beside the

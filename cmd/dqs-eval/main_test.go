@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,6 +34,59 @@ func TestReportsTheRealWorldCorpusApart(t *testing.T) {
 	}
 	if !strings.Contains(s[realAt:diaAt], "vin ") || !strings.Contains(s[realAt:diaAt], "mac_address ") {
 		t.Errorf("real-world section should score the new labels:\n%s", s[realAt:diaAt])
+	}
+}
+
+// TestSuggestionSection: the correction suggestions have a section of
+// their own, after the dialect check, with per-type precision and recall,
+// and their targets hold.
+func TestSuggestionSection(t *testing.T) {
+	var out, errs strings.Builder
+	run([]string{"-figures=false", "-anomalies=false"}, &out, &errs)
+	if errs.Len() > 0 {
+		t.Fatalf("stderr: %s", errs.String())
+	}
+	s := out.String()
+	diaAt := strings.Index(s, "== CSV dialect detection")
+	sugAt := strings.Index(s, "== Correction suggestions (evaluation/suggestions)")
+	if diaAt < 0 || sugAt < diaAt {
+		t.Fatalf("section missing or out of order (%d, %d):\n%s", diaAt, sugAt, s)
+	}
+	section := s[sugAt:]
+	for _, want := range []string{"Steps at confidence ≥ 0.8", "Every suggestion, whatever its confidence", "format_fix/date_iso",
+		"dedupe/exact", "precision", "recall", "Per file"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("section lacks %q:\n%s", want, section)
+		}
+	}
+	if strings.Contains(s, "correction suggestions: ") {
+		t.Errorf("a suggestion target is missed:\n%s", section)
+	}
+
+	out.Reset()
+	run([]string{"-figures=false", "-anomalies=false", "-suggestions=false"}, &out, &errs)
+	if strings.Contains(out.String(), "== Correction suggestions") {
+		t.Error("-suggestions=false printed the section")
+	}
+}
+
+// TestRegenerateWritesTheSuggestionCorpus: -regenerate rewrites the
+// suggestion corpus with the others.
+func TestRegenerateWritesTheSuggestionCorpus(t *testing.T) {
+	root := t.TempDir()
+	for _, corpus := range []string{"columns", "realworld", "dialects"} {
+		if err := os.MkdirAll(filepath.Join(root, "evaluation", corpus, "testdata"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errs strings.Builder
+	if code := run([]string{"-regenerate", "-root", root}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	for _, name := range []string{"manifest.json", "01-customers.dirty.csv", "01-customers.clean.csv"} {
+		if _, err := os.Stat(filepath.Join(root, "evaluation", "suggestions", "testdata", name)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
