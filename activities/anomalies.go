@@ -2,12 +2,15 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 
 	"github.com/dqs/dqs/anomalies"
 	"github.com/dqs/dqs/anomaly"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/suggest"
 )
 
 // AnomalyTally counts what a detection found.
@@ -37,6 +40,10 @@ func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTa
 	if err != nil {
 		return tally, scanGone(err)
 	}
+	org, err := a.Stores.Orgs.Get(ctx, in.OrgID)
+	if err != nil {
+		return tally, scanGone(err)
+	}
 	// Table by table, so that memory holds one table's points and history
 	// at a time, however many tables the scan read.
 	tables, err := a.Stores.Scans.Tables(ctx, in.OrgID, sc.ID)
@@ -47,7 +54,7 @@ func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTa
 		if t.Status != models.ScanCompleted {
 			continue
 		}
-		n, raised, err := a.detectTable(ctx, src, sc.ID, t.TableName, sensitivity)
+		n, raised, err := a.detectTable(ctx, src, sc.ID, t.TableName, sensitivity, org.AnomalyExplanations)
 		if err != nil {
 			return tally, scanGone(err)
 		}
@@ -60,9 +67,9 @@ func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTa
 }
 
 // detectTable judges one table's values of scan scanID and records what it
-// found; it returns the number of anomalies and whether a new alert was
-// raised.
-func (a *Activities) detectTable(ctx context.Context, src *models.Source, scanID, table string, s anomaly.Sensitivity) (int, bool, error) {
+// found, with the explainer's reading of it when explain; it returns the
+// number of anomalies and whether a new alert was raised.
+func (a *Activities) detectTable(ctx context.Context, src *models.Source, scanID, table string, s anomaly.Sensitivity, explain bool) (int, bool, error) {
 	activity.RecordHeartbeat(ctx)
 	current, err := a.Stores.MetricPoints.ByScanTable(ctx, src.OrgID, scanID, table)
 	if err != nil || len(current) == 0 {
@@ -85,6 +92,9 @@ func (a *Activities) detectTable(ctx context.Context, src *models.Source, scanID
 		alert = anomalies.Alert(src, scanID, incidents[0])
 	}
 	created, err := a.Stores.Anomalies.Record(ctx, src.OrgID, src.ID, scanID, table, records, alert)
+	if err == nil && explain && len(incidents) > 0 {
+		err = a.explainDrift(ctx, src, scanID, incidents[0])
+	}
 	if err != nil || alert == nil || a.Events == nil {
 		return len(records), created, err
 	}
@@ -92,6 +102,23 @@ func (a *Activities) detectTable(ctx context.Context, src *models.Source, scanID
 	// a failed publish must still send it, and the event's id (the alert's
 	// key) delivers it once.
 	return len(records), created, a.Events.Publish(ctx, anomalies.Event(alert, incidents[0]))
+}
+
+// explainDrift adds the anomaly explainer's reading of a table's incident
+// to the fix inbox, its confidence calibrated on the organisation's trust
+// history of explanations.
+func (a *Activities) explainDrift(ctx context.Context, src *models.Source, scanID string, in anomaly.Incident) error {
+	d := anomalies.Diagnose(in)
+	history, err := a.Stores.Suggestions.History(ctx, src.OrgID)
+	if err != nil {
+		return err
+	}
+	h := history[models.TrustKey{Engine: models.EngineAnomaly, CorrectionType: models.ExplanationCorrection}]
+	checks, _ := json.Marshal(d.Checks) // []string always encodes
+	metrics, _ := json.Marshal(d.Metrics)
+	return a.Stores.Suggestions.AddExplanation(ctx, &models.DriftExplanation{OrgID: src.OrgID, SourceID: src.ID, ScanID: scanID,
+		TableName: in.Table, Cause: d.Cause, Confidence: suggest.Calibrate(d.Confidence, suggest.Feedback(h)), RawConfidence: d.Confidence,
+		Explanation: d.Explanation, Checks: string(checks), Metrics: string(metrics), CreatedAt: time.Now()})
 }
 
 // scanSensitivity is the sensitivity a scan's values are judged at: its

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/dqs/dqs/analysis"
-	"github.com/dqs/dqs/auth"
 	"github.com/dqs/dqs/blob"
 	"github.com/dqs/dqs/corrections"
 	"github.com/dqs/dqs/correctionsvc"
@@ -83,7 +84,7 @@ func (a *Activities) WriteCorrectedCopy(ctx context.Context, in correctionsvc.Ap
 	}
 	var re *corrections.RowError
 	if errors.As(err, &re) {
-		a.failStep(ctx, in, re)
+		a.failStep(ctx, in, steps, re)
 		return fail(err.Error())
 	}
 	if errors.Is(err, analysis.ErrBadInput) || errors.Is(err, corrections.ErrDedupeBudget) || isStepError(err) {
@@ -167,7 +168,9 @@ func (a *Activities) createTemp(pattern string) (*os.File, error) {
 // when the job's raw files were deleted meanwhile, the object is deleted
 // again and the copy failed.
 func (a *Activities) storeCopy(ctx context.Context, in correctionsvc.ApplyRef, cp *models.File, written *os.File, dialect *models.CSVDialect) error {
-	key, err := blob.OrgKey(in.OrgID, "corrections", cp.JobID, auth.RandomToken(12))
+	// The copy's own key: a retry after a crash overwrites the object
+	// instead of leaving one no row names, which retention would miss.
+	key, err := blob.OrgKey(in.OrgID, "corrections", cp.JobID, strconv.FormatInt(cp.ID, 10))
 	if err != nil {
 		return err
 	}
@@ -176,10 +179,13 @@ func (a *Activities) storeCopy(ctx context.Context, in correctionsvc.ApplyRef, c
 		return err
 	}
 	err = a.Stores.Files.StoreCopy(ctx, in.OrgID, cp.ID, key, n, dialect)
+	if err == nil {
+		return nil
+	}
+	if derr := a.Blobs.Delete(ctx, key); derr != nil {
+		return errors.Join(err, derr)
+	}
 	if errors.Is(err, errs.ErrNotFound) {
-		if derr := a.Blobs.Delete(ctx, key); derr != nil {
-			return derr
-		}
 		return a.Stores.Files.SetStatus(ctx, in.OrgID, cp.ID, models.FileFailed, 100, msgRawFileDeleted)
 	}
 	return err
@@ -188,10 +194,10 @@ func (a *Activities) storeCopy(ctx context.Context, in correctionsvc.ApplyRef, c
 // failStep marks the step that failed on a row failed with the reason, in
 // a new version of the pipeline; a step edited or removed since is left
 // alone.
-func (a *Activities) failStep(ctx context.Context, in correctionsvc.ApplyRef, re *corrections.RowError) {
+func (a *Activities) failStep(ctx context.Context, in correctionsvc.ApplyRef, ran corrections.Pipeline, re *corrections.RowError) {
 	_, err := a.Stores.Corrections.Edit(ctx, in.OrgID, in.PipelineID, "", func(ctx context.Context, p *models.Pipeline) (string, error) {
 		i := slices.IndexFunc(p.Steps, func(st models.CorrectionStep) bool { return st.ID == re.StepID })
-		if i < 0 || p.Steps[i].Status == models.StepRejected {
+		if i < 0 || p.Steps[i].Status == models.StepRejected || !sameStep(ran, p.Steps[i]) {
 			return "", errStepGone
 		}
 		p.Steps[i].Status, p.Steps[i].Error = models.StepFailed, re.Error()
@@ -215,7 +221,7 @@ func (a *Activities) FinishCorrections(ctx context.Context, in correctionsvc.App
 	p, err := a.Stores.Corrections.Edit(ctx, in.OrgID, in.PipelineID, "", func(ctx context.Context, p *models.Pipeline) (string, error) {
 		n := 0
 		for i, st := range p.Steps {
-			if st.Status == models.StepActive && slices.ContainsFunc(ran, func(r corrections.Step) bool { return r.ID == st.ID }) {
+			if st.Status == models.StepActive && sameStep(ran, st) {
 				p.Steps[i].Status = models.StepApplied
 				n++
 			}
@@ -235,3 +241,13 @@ func (a *Activities) FinishCorrections(ctx context.Context, in correctionsvc.App
 }
 
 var errNothingToMark = errors.New("no active step to mark applied")
+
+// sameStep reports whether st, as the pipeline holds it now, is one of the
+// steps that ran, unchanged: a step the user edited meanwhile keeps its id
+// but is another step, which neither became applied nor failed.
+func sameStep(ran corrections.Pipeline, st models.CorrectionStep) bool {
+	now := correctionsvc.EngineStep(st)
+	return slices.ContainsFunc(ran, func(r corrections.Step) bool {
+		return r.ID == now.ID && r.Type == now.Type && r.Column == now.Column && r.Strategy == now.Strategy && reflect.DeepEqual(r.Params, now.Params)
+	})
+}

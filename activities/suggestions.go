@@ -25,6 +25,12 @@ const (
 	suggestionPreviewShown = 5
 )
 
+// suggestionMaxMapping bounds the variants of a suggested standardize
+// step, so that its mapping fits the bound of a step's configuration
+// (models.MaxStepBytes) for values of usual length; a longer one is left
+// out (proposedStep).
+const suggestionMaxMapping = 1000
+
 // SuggestCorrections runs the suggesters on an analysed upload and adds
 // what they propose to the file's fix inbox: each step with its engine,
 // its confidence calibrated on the organisation's trust history for that
@@ -60,7 +66,7 @@ func (a *Activities) SuggestCorrections(ctx context.Context, in FileRef) error {
 	defer local.Close()
 	open := func() (records.Reader, error) { return local.Open(d, 0) }
 	stop := keepHeartbeat(ctx)
-	found, err := suggest.Suggest(ctx, &res, open, suggest.Options{NullTokens: d.NullTokens})
+	found, err := suggest.Suggest(ctx, &res, open, suggest.Options{NullTokens: d.NullTokens, MaxMapping: suggestionMaxMapping})
 	stop()
 	if errors.Is(err, analysis.ErrBadInput) {
 		return nil
@@ -110,17 +116,24 @@ func (a *Activities) proposedStep(ctx context.Context, s suggest.Suggestion, col
 	st := models.CorrectionStep{CorrectionType: s.CorrectionType, ColumnName: s.Column, Strategy: s.Strategy,
 		Params: strings.TrimSpace(params.String()), Engine: s.Engine, Confidence: &calibrated, RawConfidence: &raw,
 		Explanation: s.Explanation}
+	if len(st.Params)+len(st.Explanation) > models.MaxStepBytes {
+		a.Logger.Warn("suggestion left out: its configuration is over the bound of a step", "type", s.CorrectionType,
+			"strategy", s.Strategy, "bytes", len(st.Params)+len(st.Explanation))
+		return models.CorrectionStep{}, false
+	}
 	st.Preview = stepPreview(ctx, step, open, d)
 	if len(st.Params)+len(st.Preview)+len(st.Explanation) > models.MaxStepBytes {
-		st.Preview = "" // a mapping of thousands of variants leaves no room for rows
+		st.Preview = "" // long values leave no room for rows
 	}
 	return st, true
 }
 
 // stepPreview runs step alone on the first rows of the file and returns
 // the JSON {"before": [rows], "after": [rows or null]} of the first rows
-// it changes (a row as an object by column; null after: removed); "" when
-// it cannot be previewed.
+// it changes (null after: removed); "" when it cannot be previewed. A row
+// is an object of the step's column alone (every column for a dedupe,
+// whose rows are the change): the preview keeps no more of the file's
+// values than it must, since it outlives the raw file.
 func stepPreview(ctx context.Context, step corrections.Step, open func() (records.Reader, error), d analysis.Dialect) string {
 	r, err := open()
 	if err != nil {
@@ -143,11 +156,11 @@ func stepPreview(ctx context.Context, step corrections.Step, open func() (record
 		if row.After != nil && slices.Equal(row.Before.Values, row.After.Values) && slices.Equal(row.Before.Null, row.After.Null) {
 			continue
 		}
-		out.Before = append(out.Before, corrections.RowObject(res.Columns, row.Before))
+		out.Before = append(out.Before, previewRow(step, res.Columns, row.Before))
 		if row.After == nil {
 			out.After = append(out.After, nil)
 		} else {
-			out.After = append(out.After, corrections.RowObject(res.Columns, *row.After))
+			out.After = append(out.After, previewRow(step, res.Columns, *row.After))
 		}
 	}
 	raw, err := json.Marshal(out)
@@ -155,4 +168,14 @@ func stepPreview(ctx context.Context, step corrections.Step, open func() (record
 		return ""
 	}
 	return string(raw)
+}
+
+// previewRow is rec as a suggestion's preview shows it: the step's column,
+// or the whole row for a step on rows.
+func previewRow(step corrections.Step, cols []string, rec records.Record) map[string]any {
+	all := corrections.RowObject(cols, rec)
+	if step.Column == "" {
+		return all
+	}
+	return map[string]any{step.Column: all[step.Column]}
 }

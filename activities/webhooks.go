@@ -34,8 +34,8 @@ func (a *Activities) PublishJobEvents(ctx context.Context, in PublishJobEventsIn
 	}
 	n := 0
 	for i := range files {
-		if files[i].Status != models.FileCompleted {
-			continue
+		if files[i].Status != models.FileCompleted || files[i].ParentFileID != nil {
+			continue // corrected copies, written since, are not the job's uploads
 		}
 		cur, err := a.fileAnalysis(ctx, in.OrgID, &files[i])
 		if err != nil {

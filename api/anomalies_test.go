@@ -30,6 +30,9 @@ func TestAnomalyDetectionAfterScans(t *testing.T) {
 	env.Must(201, "POST", "/api/v1/webhooks", user.Access, map[string]any{"name": "issues", "platform": "slack",
 		"webhook_url": recv.url("/slack/issues"), "event_types": []string{"new_issue", "quality_drop"}})
 	env.Must(200, "POST", "/api/v1/billing/credits", user.Access, map[string]any{"tokens": 1000})
+	if got := env.Must(200, "PATCH", "/api/v1/org/settings", user.Access, map[string]any{"anomaly_explanations": true}).Data(); got["anomaly_explanations"] != true {
+		t.Fatalf("settings = %v", got)
+	}
 	src := env.Must(201, "POST", "/api/v1/sources", user.Access, map[string]any{"name": "warehouse", "type": "postgresql",
 		"config": map[string]any{"schema": pg.schema}, "credentials": pg.creds}).Data()
 	base := fmt.Sprintf("/api/v1/sources/%v", src["id"])
@@ -89,6 +92,19 @@ func TestAnomalyDetectionAfterScans(t *testing.T) {
 			t.Errorf("explanation lacks %q: %s", want, explanation)
 		}
 	}
+
+	// The anomaly explainer's reading is in the fix inbox, for the table.
+	var explained map[string]any
+	for _, g := range env.Must(200, "GET", "/api/v1/suggestions", user.Access, nil).List() {
+		if g["kind"] == "table" && g["table_name"] == "customers" && g["source_id"] == src["id"] {
+			explained = g["suggestions"].([]any)[0].(map[string]any)
+		}
+	}
+	if explained == nil || explained["correction_type"] != "explanation" || explained["engine"] != "anomaly" || explained["confidence"] != 0.8 ||
+		explained["config"].(map[string]any)["strategy"] != "partial_load" || !strings.Contains(explained["explanation"].(string), "email went empty") {
+		t.Fatalf("drift explanation = %v", explained)
+	}
+	env.Must(201, "POST", fmt.Sprintf("/api/v1/suggestions/%v/feedback", explained["id"]), user.Access, map[string]any{"helpful": true})
 
 	alerts := env.Must(200, "GET", "/api/v1/alerts?type=anomaly", user.Access, nil).List()
 	if len(alerts) != 1 || alerts[0]["id"] != nulls["alert_id"] || alerts[0]["source_id"] != src["id"] || alerts[0]["acknowledged_at"] != nil ||

@@ -706,7 +706,7 @@ func TestSettingsDefaultsValidationAndGDPRAudit(t *testing.T) {
 	admin := env.Register(servicetest.Unique("set"))
 	member := env.AddUser(admin, servicetest.Unique("setm"), "member")
 	defaults := map[string]any{"retention_mode": "short_term", "retention_days": float64(30), "anomaly_sensitivity": "medium", "trust_threshold": 0.8, "gdpr_check_enabled": true,
-		"null_tokens": anyList(profile.DefaultNullTokens)}
+		"anomaly_explanations": false, "null_tokens": anyList(profile.DefaultNullTokens)}
 	get := func() map[string]any {
 		t.Helper()
 		return env.Must(200, "GET", "/api/v1/org/settings", member.Access, nil).Data()
@@ -737,6 +737,7 @@ func TestSettingsDefaultsValidationAndGDPRAudit(t *testing.T) {
 		{`{"trust_threshold":"0.5"}`, "trust_threshold"},
 		{`{"gdpr_check_enabled":"false"}`, "gdpr_check_enabled"},
 		{`{"gdpr_check_enabled":0}`, "gdpr_check_enabled"},
+		{`{"anomaly_explanations":"yes"}`, "anomaly_explanations"},
 		{`{"retention_days":10,"trust_threshold":2}`, "trust_threshold"},
 		{`{"gdpr_check_enabled":false,"retention_days":0}`, "retention_days"},
 		{`{"retention":10}`, "retention"},
@@ -755,9 +756,10 @@ func TestSettingsDefaultsValidationAndGDPRAudit(t *testing.T) {
 		r := env.Must(200, "PATCH", "/api/v1/org/settings", admin.Access, b)
 		checkSuccessEnvelope(t, fmt.Sprint("PATCH ", b), r)
 	}
-	r := env.Must(200, "PATCH", "/api/v1/org/settings", admin.Access, map[string]any{"anomaly_sensitivity": "high", "retention_mode": "analysis_only"}).Data()
+	r := env.Must(200, "PATCH", "/api/v1/org/settings", admin.Access, map[string]any{"anomaly_sensitivity": "high", "retention_mode": "analysis_only",
+		"anomaly_explanations": true}).Data()
 	want := map[string]any{"retention_mode": "analysis_only", "retention_days": float64(365), "anomaly_sensitivity": "high", "trust_threshold": float64(1), "gdpr_check_enabled": true,
-		"null_tokens": anyList(profile.DefaultNullTokens)}
+		"anomaly_explanations": true, "null_tokens": anyList(profile.DefaultNullTokens)}
 	same("PATCH response", r, want)
 	same("GET after PATCH", get(), want)
 

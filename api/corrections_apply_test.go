@@ -232,6 +232,7 @@ func TestApplyFailuresAndBadRequests(t *testing.T) {
 	for _, c := range []struct{ expr, want string }{
 		{`string(int(row.amount) * 2)`, "row 2"},
 		{`string(reduce(1..100000000, #acc + #, 0))`, "step"},
+		{`repeat(row.city, 1000000000)`, "step"},
 	} {
 		p := create(custom(c.expr))
 		// The preview fails the same way, as a 400.
@@ -287,9 +288,9 @@ func TestApplyFailuresAndBadRequests(t *testing.T) {
 	if r := env.Do("POST", apply, user.Access, map[string]any{"file_id": fileID}); r.Status != 409 {
 		t.Errorf("archived pipeline = %d %s", r.Status, r.Raw)
 	}
-	// None of it wrote a file beyond the two failed copies.
+	// None of it wrote a file beyond the three failed copies.
 	files := env.Must(200, "GET", "/api/v1/files", user.Access, nil)
-	if files.Body["meta"].(map[string]any)["total"] != float64(4) {
+	if files.Body["meta"].(map[string]any)["total"] != float64(5) {
 		t.Errorf("files = %s", files.Raw)
 	}
 }
@@ -338,5 +339,34 @@ func TestApplyEveryFormat(t *testing.T) {
 				t.Errorf("copy =\n%q\nwant\n%q", got, want)
 			}
 		})
+	}
+}
+
+// A JSON Lines file whose key first appears past the first rows the
+// reader looks at: the analysis lists the column, and a step on it
+// previews and applies.
+func TestApplyOnAColumnThatAppearsLate(t *testing.T) {
+	env := servicetest.Start(t, servicetest.Options{})
+	user := env.Register(servicetest.Unique("late"))
+	var b, want strings.Builder
+	for i := range 6000 {
+		if i < 5000 {
+			fmt.Fprintf(&b, "{\"id\":%d}\n", i)
+			fmt.Fprintf(&want, "{\"id\":\"%d\",\"late\":null}\n", i)
+			continue
+		}
+		fmt.Fprintf(&b, "{\"id\":%d,\"late\":\"  v%d \"}\n", i, i)
+		fmt.Fprintf(&want, "{\"id\":\"%d\",\"late\":\"v%d\"}\n", i, i)
+	}
+	fileID := uploadAnalysed(t, env, user.Access, "late.jsonl", b.String())
+	p := env.Must(201, "POST", "/api/v1/corrections", user.Access, map[string]any{"name": "late", "file_id": fileID, "steps": []any{
+		map[string]any{"correction_type": "format_fix", "config": map[string]any{"column": "late", "strategy": "trim"}}}}).Data()
+	env.Must(200, "POST", fmt.Sprintf("/api/v1/corrections/%v/preview", p["id"]), user.Access, map[string]any{"file_id": fileID})
+	cp := env.Must(202, "POST", fmt.Sprintf("/api/v1/corrections/%v/apply", p["id"]), user.Access, map[string]any{"file_id": fileID}).Data()["file"].(map[string]any)
+	if done := waitFile(t, env, user.Access, cp["id"]); done["status"] != "completed" {
+		t.Fatalf("copy = %v", done)
+	}
+	if got := string(download(t, env, user.Access, cp["id"])); got != want.String() {
+		t.Errorf("copy starts %q, want %q", got[:min(200, len(got))], want.String()[:200])
 	}
 }

@@ -39,6 +39,8 @@ type settingsRequest struct {
 	AnomalySensitivity *string  `json:"anomaly_sensitivity"`
 	TrustThreshold     *float64 `json:"trust_threshold"`
 	GDPRCheckEnabled   *bool    `json:"gdpr_check_enabled"`
+	// AnomalyExplanations turns the anomaly explainer on or off.
+	AnomalyExplanations *bool `json:"anomaly_explanations"`
 	// NullTokens: an array, or null for the defaults; absent leaves them.
 	NullTokens json.RawMessage `json:"null_tokens"`
 }
@@ -74,7 +76,8 @@ func (s *Server) updateSettings(c *gin.Context) error {
 	}
 	org, err := s.Stores.Orgs.UpdateSettings(ctx, p.OrgID, models.SettingsUpdate{
 		RetentionMode: req.RetentionMode, RetentionDays: req.RetentionDays, AnomalySensitivity: req.AnomalySensitivity,
-		TrustThreshold: req.TrustThreshold, GDPRCheckEnabled: req.GDPRCheckEnabled, SetNullTokens: setTokens, NullTokens: tokens,
+		TrustThreshold: req.TrustThreshold, GDPRCheckEnabled: req.GDPRCheckEnabled, AnomalyExplanations: req.AnomalyExplanations,
+		SetNullTokens: setTokens, NullTokens: tokens,
 	})
 	if err != nil {
 		return err
@@ -94,6 +97,9 @@ func (s *Server) updateSettings(c *gin.Context) error {
 	}
 	if req.GDPRCheckEnabled != nil {
 		changes["gdpr_check_enabled"] = org.GDPRCheckEnabled
+	}
+	if req.AnomalyExplanations != nil {
+		changes["anomaly_explanations"] = org.AnomalyExplanations
 	}
 	if setTokens {
 		changes["null_tokens"] = effectiveNullTokens(org.NullTokenList())

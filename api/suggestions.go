@@ -1,33 +1,56 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/dqs/dqs/correctionsvc"
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/models"
 )
 
 // suggestionGroupView is the suggestions of one file's pipeline
-// (DECISIONS.md: grouped per file).
+// (DECISIONS.md: grouped per file), kind "file"; or a drift explanation of
+// a scanned table, kind "table", whose file and pipeline fields are null.
 type suggestionGroupView struct {
-	FileID       int64      `json:"file_id"`
-	FileName     string     `json:"file_name"`
-	PipelineID   string     `json:"pipeline_id"`
-	PipelineName string     `json:"pipeline_name"`
+	Kind         string     `json:"kind"`
+	FileID       *int64     `json:"file_id"`
+	FileName     *string    `json:"file_name"`
+	PipelineID   *string    `json:"pipeline_id"`
+	PipelineName *string    `json:"pipeline_name"`
+	SourceID     *int64     `json:"source_id"`
+	TableName    *string    `json:"table_name"`
 	Suggestions  []stepView `json:"suggestions"`
 }
 
 func viewSuggestionGroup(g *models.SuggestionGroup) suggestionGroupView {
-	v := suggestionGroupView{FileID: g.Pipeline.FileID, FileName: g.FileName, PipelineID: g.Pipeline.ID, PipelineName: g.Pipeline.Name,
-		Suggestions: make([]stepView, len(g.Steps))}
+	if e := g.Explanation; e != nil {
+		return suggestionGroupView{Kind: "table", SourceID: &e.SourceID, TableName: &e.TableName, Suggestions: []stepView{viewExplanation(e)}}
+	}
+	v := suggestionGroupView{Kind: "file", FileID: &g.Pipeline.FileID, FileName: &g.FileName, PipelineID: &g.Pipeline.ID,
+		PipelineName: &g.Pipeline.Name, Suggestions: make([]stepView, len(g.Steps))}
 	for i, st := range g.Steps {
 		v.Suggestions[i] = viewStep(st)
 	}
 	return v
+}
+
+// viewExplanation is a drift explanation as a suggestion: correction type
+// "explanation", engine "anomaly", the cause as its strategy and what to
+// check, the metrics that moved and the scan as its params. It has no
+// preview and nothing to approve or apply.
+func viewExplanation(e *models.DriftExplanation) stepView {
+	var checks, metrics []string
+	_ = json.Unmarshal([]byte(e.Checks), &checks) // written by the activity from a []string
+	_ = json.Unmarshal([]byte(e.Metrics), &metrics)
+	engine, conf := models.EngineAnomaly, e.Confidence
+	return stepView{ID: e.ID, Position: 1, CorrectionType: models.ExplanationCorrection, Status: models.StepProposed,
+		Source: models.StepSourceAuto, Engine: &engine, Confidence: &conf, Preview: json.RawMessage("null"), Explanation: &e.Explanation,
+		Config: correctionsvc.StepConfig{Strategy: e.Cause, Params: map[string]any{"checks": checks, "metrics": metrics, "scan_id": e.ScanID}}}
 }
 
 // listSuggestions lists the fix inbox: the engines' pending steps, grouped
@@ -68,7 +91,7 @@ func (s *Server) suggestionFeedback(c *gin.Context) error {
 	p := mustPrincipal(c)
 	ctx := c.Request.Context()
 	// Another organisation's suggestion is 404 whatever the body.
-	if _, err := s.Stores.Suggestions.EngineStep(ctx, p.OrgID, c.Param("suggestion_id")); err != nil {
+	if _, err := s.Corrections.Suggestion(ctx, p.OrgID, c.Param("suggestion_id")); err != nil {
 		return err
 	}
 	if err := bindJSON(c, &req); err != nil {

@@ -38,6 +38,9 @@ type settingsView struct {
 	AnomalySensitivity string  `json:"anomaly_sensitivity"`
 	TrustThreshold     float64 `json:"trust_threshold"`
 	GDPRCheckEnabled   bool    `json:"gdpr_check_enabled"`
+	// AnomalyExplanations: the anomaly explainer adds its reading of each
+	// table anomaly detection flags to the fix inbox.
+	AnomalyExplanations bool `json:"anomaly_explanations"`
 	// NullTokens are the values new jobs count as nulls.
 	NullTokens []string `json:"null_tokens"`
 }
@@ -45,7 +48,7 @@ type settingsView struct {
 func viewSettings(o *models.Organization) settingsView {
 	return settingsView{RetentionMode: o.RetentionMode, RetentionDays: o.RetentionDays,
 		AnomalySensitivity: o.AnomalySensitivity, TrustThreshold: o.TrustThreshold, GDPRCheckEnabled: o.GDPRCheckEnabled,
-		NullTokens: effectiveNullTokens(o.NullTokenList())}
+		AnomalyExplanations: o.AnomalyExplanations, NullTokens: effectiveNullTokens(o.NullTokenList())}
 }
 
 type apiKeyView struct {

@@ -314,10 +314,12 @@ func (e *engine) set(r *row, col int, v string, c *StepChanges) error {
 // isNull reports whether a cell is missing: flagged null by the reader,
 // blank, or a null token.
 func (e *engine) isNull(v string, null bool) bool {
-	return null || isBlank(v) || e.opt.NullTokens.Match(v)
+	return null || IsBlank(v) || e.opt.NullTokens.Match(v)
 }
 
-func isBlank(v string) bool {
+// IsBlank reports whether v is empty or ASCII white space: a blank cell,
+// which null_fill fills and the profiler counts as missing.
+func IsBlank(v string) bool {
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
 		case ' ', '\t', '\n', '\r', '\v', '\f':

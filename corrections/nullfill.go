@@ -43,7 +43,7 @@ func compileNullFill(s *Step, p *params, columns []string) (compiled, error) {
 		if err != nil {
 			return nil, err
 		}
-		if isBlank(v) {
+		if IsBlank(v) {
 			return nil, p.errorf("value", "a blank value is a null itself: give the text to fill with")
 		}
 		f.value = v

@@ -9,10 +9,12 @@ import (
 	"github.com/dqs/dqs/records"
 )
 
-// Bounds of a preview's sample.
+// Bounds of a preview's sample: rows, and the bytes of their values (the
+// sample stops at the row that passes it; the first row is always read).
 const (
 	DefaultPreviewRows = 50
 	MaxPreviewRows     = 10_000
+	MaxPreviewBytes    = 32 << 20
 )
 
 // PreviewRow is a row of the sample before and after the steps.
@@ -69,10 +71,12 @@ func Preview(ctx context.Context, in records.Reader, steps Pipeline, limit int, 
 	return out, nil
 }
 
-// readSample copies the first limit rows of in.
+// readSample copies the first limit rows of in, fewer when their values
+// pass MaxPreviewBytes.
 func readSample(ctx context.Context, in records.Reader, limit, width int) ([]records.Record, error) {
 	var sample []records.Record
-	for len(sample) < limit {
+	size := 0
+	for len(sample) < limit && size < MaxPreviewBytes {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -84,7 +88,10 @@ func readSample(ctx context.Context, in records.Reader, limit, width int) ([]rec
 			return nil, fmt.Errorf("reading row %d: %w", len(sample)+1, err)
 		}
 		if len(rec.Values) != width {
-			return nil, fmt.Errorf("row %d has %d values for %d columns", len(sample)+1, len(rec.Values), width)
+			return nil, fmt.Errorf("%w: row %d has %d values for %d columns", records.ErrMalformed, len(sample)+1, len(rec.Values), width)
+		}
+		for _, v := range rec.Values {
+			size += len(v)
 		}
 		c := cloneRecord(rec)
 		if len(c.Null) != width { // a source without null flags has no nulls

@@ -11,6 +11,7 @@ import (
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/launch"
 	"github.com/dqs/dqs/models"
+	"github.com/dqs/dqs/records"
 	"github.com/dqs/dqs/storedfile"
 )
 
@@ -49,7 +50,7 @@ func Runnable(steps []models.CorrectionStep, withProposed bool) corrections.Pipe
 	var out corrections.Pipeline
 	for _, st := range steps {
 		if st.Status == models.StepActive || st.Status == models.StepApplied || (withProposed && st.Status == models.StepProposed) {
-			out = append(out, engineStep(st))
+			out = append(out, EngineStep(st))
 		}
 	}
 	return out
@@ -132,14 +133,17 @@ func (s *Service) Preview(ctx context.Context, orgID, id string, in PreviewInput
 }
 
 // runError is the answer to steps that failed on the rows: a *RowError
-// (an expression that failed or ran out of budget) or a budget the file
-// exceeds is the steps' fault, said as a 400; anything else is internal.
+// (an expression that failed or ran out of budget), a step the file's
+// rows do not fit, a budget the file exceeds or a row the reader refuses
+// is the steps' or the file's fault, said as a 400; anything else is
+// internal.
 func runError(err error) error {
 	var re *corrections.RowError
+	var se *corrections.StepError
 	switch {
-	case errors.As(err, &re):
+	case errors.As(err, &re), errors.As(err, &se):
 		return errs.BadRequest("%s", err.Error())
-	case errors.Is(err, corrections.ErrDedupeBudget), errors.Is(err, analysis.ErrBadInput):
+	case errors.Is(err, corrections.ErrDedupeBudget), errors.Is(err, analysis.ErrBadInput), errors.Is(err, records.ErrMalformed):
 		return errs.BadRequest("%s", err.Error())
 	}
 	return err
@@ -158,12 +162,20 @@ func (s *Service) Apply(ctx context.Context, orgID, id string, fileID int64) (*m
 	return copied, p, err
 }
 
+// applicable refuses to apply an archived pipeline.
+func applicable(p *models.Pipeline) error {
+	if p.Status == models.PipelineArchived {
+		return errs.Conflict("the pipeline is archived; set its status to active to apply it")
+	}
+	return nil
+}
+
 // apply starts the application ref of pipeline p (its version and
 // pipeline set), writing the copy's row first.
 func (s *Service) apply(ctx context.Context, p *models.Pipeline, ref ApplyRef) (*models.File, error) {
 	orgID := ref.OrgID
-	if p.Status == models.PipelineArchived {
-		return nil, errs.Conflict("the pipeline is archived; set its status to active to apply it")
+	if err := applicable(p); err != nil {
+		return nil, err
 	}
 	steps := ref.Steps(p.Steps)
 	if len(steps) == 0 {

@@ -61,6 +61,13 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 	if len(stepIDs) == 0 || len(stepIDs) > MaxBulkSteps {
 		return nil, errs.BadRequest("step_ids must list 1 to %d step ids", MaxBulkSteps)
 	}
+	if action == ActionApply {
+		// What would refuse the copy refuses the request before any step
+		// is approved.
+		if err := s.canApply(ctx, orgID, id); err != nil {
+			return nil, err
+		}
+	}
 	threshold, err := s.trustThreshold(ctx, orgID)
 	if err != nil {
 		return nil, err
@@ -90,6 +97,20 @@ func (s *Service) Bulk(ctx context.Context, orgID, userID, id string, stepIDs []
 		return res, err
 	}
 	return s.bulkApply(ctx, orgID, res)
+}
+
+// canApply checks the pipeline can be applied to its file: active, and
+// its file analysed with its raw file stored.
+func (s *Service) canApply(ctx context.Context, orgID, id string) error {
+	p, err := s.Stores.Corrections.Get(ctx, orgID, id)
+	if err != nil {
+		return err
+	}
+	if err := applicable(p); err != nil {
+		return err
+	}
+	_, _, err = s.storedInput(ctx, orgID, p.FileID, nil)
+	return err
 }
 
 // bulkApply applies the steps a bulk apply processed to the pipeline's

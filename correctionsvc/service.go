@@ -93,8 +93,8 @@ func (s *Service) columns(ctx context.Context, orgID string, fileID int64) ([]st
 	return out, nil
 }
 
-// engineStep is the engine's view of a stored step.
-func engineStep(st models.CorrectionStep) corrections.Step {
+// EngineStep is the engine's view of a stored step.
+func EngineStep(st models.CorrectionStep) corrections.Step {
 	params, _ := corrections.DecodeParams([]byte(st.Params)) // written by newStep from a map
 	return corrections.Step{ID: st.ID, Type: st.CorrectionType, Column: st.ColumnName, Strategy: st.Strategy, Params: params}
 }
@@ -115,7 +115,7 @@ func newStep(field string, in StepInput, columns []string, source, status string
 	}
 	st := models.CorrectionStep{ID: uuid.NewString(), CorrectionType: in.CorrectionType, ColumnName: in.Config.Column,
 		Strategy: in.Config.Strategy, Params: strings.TrimSuffix(raw.String(), "\n"), Source: source, Status: status}
-	if err := engineStep(st).Validate(columns); err != nil {
+	if err := EngineStep(st).Validate(columns); err != nil {
 		return st, stepError(field, err)
 	}
 	return st, nil

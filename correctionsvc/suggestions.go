@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -40,11 +41,41 @@ func (s *Service) ListSuggestions(ctx context.Context, orgID string, minConfiden
 	default:
 		return nil, 0, errs.BadRequest("status must be proposed, active, applied, rejected, failed or all")
 	}
-	return s.Stores.Suggestions.ListSuggestions(ctx, orgID, models.SuggestionFilter{Statuses: statuses, MinConfidence: minConfidence}, p)
+	groups, total, err := s.Stores.Suggestions.ListSuggestions(ctx, orgID, models.SuggestionFilter{Statuses: statuses, MinConfidence: minConfidence}, p)
+	if err != nil || !slices.Contains(statuses, models.StepProposed) {
+		return groups, total, err
+	}
+	// Drift explanations (always proposed) follow the files' groups: the
+	// page goes on into them where the files' end.
+	page := models.Page{Limit: p.Limit - len(groups), Offset: max(0, p.Offset-int(total))}
+	explained, n, err := s.Stores.Suggestions.ListExplanations(ctx, orgID, minConfidence, page)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range explained {
+		groups = append(groups, models.SuggestionGroup{Explanation: &explained[i]})
+	}
+	return groups, total + n, nil
+}
+
+// Suggestion checks id names one of the organisation's suggestions (an
+// engine step or a drift explanation) and returns it as the trust history
+// sees it: its id, engine and correction type.
+func (s *Service) Suggestion(ctx context.Context, orgID, id string) (*models.CorrectionStep, error) {
+	st, err := s.Stores.Suggestions.EngineStep(ctx, orgID, id)
+	if !errors.Is(err, errs.ErrNotFound) {
+		return st, err
+	}
+	e, err := s.Stores.Suggestions.Explanation(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &models.CorrectionStep{ID: e.ID, Engine: models.EngineAnomaly, CorrectionType: models.ExplanationCorrection}, nil
 }
 
 // Feedback records whether a suggestion helped, with the user's words, in
-// the trust history its engine's later suggestions are calibrated on.
+// the trust history its engine's later suggestions are calibrated on; a
+// user's later feedback on the same suggestion replaces theirs.
 func (s *Service) Feedback(ctx context.Context, orgID, userID, stepID string, helpful *bool, comment string) (*models.TrustEvent, error) {
 	if helpful == nil {
 		return nil, errs.BadRequest("helpful is required: true or false")
@@ -53,7 +84,7 @@ func (s *Service) Feedback(ctx context.Context, orgID, userID, stepID string, he
 	if len(comment) > models.MaxFeedbackCommentBytes || !utf8.ValidString(comment) || strings.ContainsRune(comment, 0) {
 		return nil, errs.BadRequest("comment must be UTF-8 text of at most %d bytes", models.MaxFeedbackCommentBytes)
 	}
-	st, err := s.Stores.Suggestions.EngineStep(ctx, orgID, stepID)
+	st, err := s.Suggestion(ctx, orgID, stepID)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +92,7 @@ func (s *Service) Feedback(ctx context.Context, orgID, userID, stepID string, he
 	if *helpful {
 		kind = models.TrustHelpful
 	}
-	return s.Stores.Suggestions.Record(ctx, orgID, userID, *st, kind, comment)
+	return s.Stores.Suggestions.Feedback(ctx, orgID, userID, *st, kind, comment)
 }
 
 // Propose adds the engines' proposals for an analysed file to the file's
@@ -82,22 +113,21 @@ func (s *Service) Propose(ctx context.Context, orgID string, file *models.File, 
 		return nil, err
 	}
 	if existing == nil {
-		steps = steps[:min(len(steps), models.MaxCorrectionSteps)]
+		steps = fitting(nil, steps)
 		p := &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: file.ID,
 			Name: inboxName(file.FileName), Origin: models.OriginSuggestions}, Steps: steps}
 		return p, s.Stores.Corrections.Create(ctx, orgID, "", p)
 	}
 	p, err := s.Stores.Corrections.Edit(ctx, orgID, existing.ID, "", func(ctx context.Context, p *models.Pipeline) (string, error) {
-		n := 0
+		var fresh []models.CorrectionStep
 		for _, st := range steps {
-			if len(p.Steps) >= models.MaxCorrectionSteps {
-				break
-			}
 			if !hasStep(p.Steps, st) {
-				p.Steps = append(p.Steps, st)
-				n++
+				fresh = append(fresh, st)
 			}
 		}
+		fresh = fitting(p.Steps, fresh)
+		p.Steps = append(p.Steps, fresh...)
+		n := len(fresh)
 		if n == 0 {
 			return "", errNothingToDo
 		}
@@ -107,6 +137,29 @@ func (s *Service) Propose(ctx context.Context, orgID string, file *models.File, 
 		return existing, nil
 	}
 	return p, err
+}
+
+// fitting returns the first of steps that fit beside held within the
+// bounds of a pipeline (models.MaxCorrectionSteps steps,
+// models.MaxPipelineBytes of configuration); the rest are left out, so
+// that an inbox grown over many analyses never refuses what still fits.
+func fitting(held, steps []models.CorrectionStep) []models.CorrectionStep {
+	size := func(st models.CorrectionStep) int { return len(st.Params) + len(st.Preview) + len(st.Explanation) }
+	total := 0
+	for _, st := range held {
+		total += size(st)
+	}
+	n := len(held)
+	var out []models.CorrectionStep
+	for _, st := range steps {
+		if n >= models.MaxCorrectionSteps || size(st) > models.MaxStepBytes || total+size(st) > models.MaxPipelineBytes {
+			continue
+		}
+		out = append(out, st)
+		total += size(st)
+		n++
+	}
+	return out
 }
 
 // inboxName is the name of a file's suggestions pipeline, within the

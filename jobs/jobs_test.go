@@ -204,7 +204,7 @@ func TestReanalyzeStartsTheFilesWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := f.svc.Stores.Files.Get(ctx, f.org, files[0].ID)
-	id := workflows.ReanalyzeFileWorkflowID(before.ID)
+	id := f.svc.Workflows.(Temporal).Names.ReanalyzeFileID(before.ID)
 	t.Cleanup(func() { _ = srv.Client.TerminateWorkflow(context.Background(), id, "", "test over") })
 
 	got, err := f.svc.Reanalyze(ctx, f.org, before)

@@ -32,7 +32,7 @@ func (t Temporal) AnalyzeJob(ctx context.Context, orgID, jobID string) error {
 // is refused before it gets here).
 func (t Temporal) ReanalyzeFile(ctx context.Context, orgID, jobID string, fileID int64) error {
 	_, err := t.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       workflows.ReanalyzeFileWorkflowID(fileID),
+		ID:                       t.Names.ReanalyzeFileID(fileID),
 		TaskQueue:                t.Names.Default,
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 	}, workflows.ReanalyzeFile, activities.FileRef{OrgID: orgID, JobID: jobID, FileID: fileID, Total: 1})

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/dqs/dqs/errs"
 )
@@ -37,12 +36,11 @@ func (s Files) StoreCopy(ctx context.Context, orgID string, id int64, key string
 		if err != nil {
 			return err
 		}
-		var j Job
-		q := s.db.conn(ctx)
-		if s.db.Dialect == Postgres {
-			q = q.Clauses(clause.Locking{Strength: "UPDATE"}) // against a deletion of the job's files at the same time
+		if err := (Jobs{s.db}).lockJob(ctx, orgID, f.JobID); err != nil {
+			return err
 		}
-		err = q.Where("org_id = ? AND id = ?", orgID, f.JobID).Take(&j).Error
+		var j Job
+		err = s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, f.JobID).Take(&j).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && j.FileDeletedAt != nil) {
 			return errs.NotFound("the job's raw files")
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/dqs/dqs/errs"
 	"github.com/dqs/dqs/lineage"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
@@ -147,6 +148,9 @@ func (s Jobs) MarkFilesDeleted(ctx context.Context, orgID, jobID string, keys []
 	stamped := false
 	err := s.db.WithTx(ctx, func(ctx context.Context) error {
 		c := s.db.conn(ctx)
+		if err := s.lockJob(ctx, orgID, jobID); err != nil {
+			return err
+		}
 		if len(keys) > 0 {
 			err := c.Model(&File{}).Where("org_id = ? AND job_id = ? AND storage_key IN ?", orgID, jobID, keys).
 				Update("storage_key", "").Error
@@ -167,6 +171,19 @@ func (s Jobs) MarkFilesDeleted(ctx context.Context, orgID, jobID string, keys []
 		return res.Error
 	})
 	return stamped, err
+}
+
+// lockJob holds the job's row for the transaction in ctx (PostgreSQL;
+// SQLite transactions hold the write lock), so that a corrected copy is
+// either stored before its job's raw files are counted and deleted, or
+// sees them deleted (Files.StoreCopy takes the same lock).
+func (s Jobs) lockJob(ctx context.Context, orgID, jobID string) error {
+	if s.db.Dialect != Postgres {
+		return nil
+	}
+	var id string
+	return s.db.conn(ctx).Model(&Job{}).Clauses(clause.Locking{Strength: "UPDATE"}).Select("id").
+		Where("org_id = ? AND id = ?", orgID, jobID).Scan(&id).Error
 }
 
 // Files reads and writes files and their analysis results.

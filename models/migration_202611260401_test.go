@@ -19,7 +19,7 @@ func TestMigratingToFilesCSVDialect(t *testing.T) {
 			ctx := context.Background()
 			db := openMigratedTo(t, d, migrationBefore(t, "202611260401_files_csv_dialect"))
 			s := models.NewStores(db)
-			org := newOrg(t, s, "A")
+			org := insertOldOrg(t, db, "A")
 			job := &models.Job{Filenames: `["old.csv", "semi.csv", "sniffed.csv"]`, RetentionMode: "short_term", RetentionDays: 30, CreatedAt: time.Now().UTC()}
 			if err := s.Jobs.Create(ctx, org.ID, job); err != nil {
 				t.Fatal(err)

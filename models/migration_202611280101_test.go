@@ -22,7 +22,7 @@ func TestMigratingToLineage(t *testing.T) {
 			ctx := context.Background()
 			db := openMigratedTo(t, d, migrationBefore(t, "202611280101_contracts_lineage"))
 			s := models.NewStores(db)
-			org := newOrg(t, s, "A")
+			org := insertOldOrg(t, db, "A")
 			now := time.Now().UTC()
 			// Rows as the old release wrote them.
 			insert := func(table string, row map[string]any) {

@@ -235,7 +235,7 @@ func LiveModels() []any {
 		&Source{}, &SourceSchedule{}, &Scan{}, &ScanTable{}, &DiscoveredFile{}, &MetricPoint{},
 		&Anomaly{}, &Alert{}, &Contract{}, &LineageNode{}, &LineageEdge{},
 		&Report{}, &Certificate{}, &ReportSchedule{}, &CorrectionPipeline{}, &CorrectionStep{}, &CorrectionVersion{},
-		&TrustEvent{},
+		&TrustEvent{}, &DriftExplanation{},
 	}
 }
 

@@ -47,11 +47,12 @@ func (s Orgs) Get(ctx context.Context, orgID string) (*Organization, error) {
 
 // SettingsUpdate holds the settings a PATCH may change; nil leaves a field.
 type SettingsUpdate struct {
-	RetentionMode      *string
-	RetentionDays      *int
-	AnomalySensitivity *string
-	TrustThreshold     *float64
-	GDPRCheckEnabled   *bool
+	RetentionMode       *string
+	RetentionDays       *int
+	AnomalySensitivity  *string
+	TrustThreshold      *float64
+	GDPRCheckEnabled    *bool
+	AnomalyExplanations *bool
 	// SetNullTokens says to replace the null tokens by NullTokens (nil:
 	// the engine's defaults).
 	SetNullTokens bool
@@ -81,18 +82,22 @@ func (s Orgs) UpdateSettings(ctx context.Context, orgID string, u SettingsUpdate
 		if u.GDPRCheckEnabled != nil {
 			org.GDPRCheckEnabled = *u.GDPRCheckEnabled
 		}
+		if u.AnomalyExplanations != nil {
+			org.AnomalyExplanations = *u.AnomalyExplanations
+		}
 		if u.SetNullTokens {
 			org.NullTokens = EncodeNullTokens(u.NullTokens)
 		}
 		org.UpdatedAt = time.Now().UTC()
 		if err := s.db.conn(ctx).Model(&Organization{}).Where("id = ?", orgID).Updates(map[string]any{
-			"retention_mode":      org.RetentionMode,
-			"retention_days":      org.RetentionDays,
-			"anomaly_sensitivity": org.AnomalySensitivity,
-			"trust_threshold":     org.TrustThreshold,
-			"gdpr_check_enabled":  org.GDPRCheckEnabled,
-			"null_tokens":         org.NullTokens,
-			"updated_at":          org.UpdatedAt,
+			"retention_mode":       org.RetentionMode,
+			"retention_days":       org.RetentionDays,
+			"anomaly_sensitivity":  org.AnomalySensitivity,
+			"trust_threshold":      org.TrustThreshold,
+			"gdpr_check_enabled":   org.GDPRCheckEnabled,
+			"anomaly_explanations": org.AnomalyExplanations,
+			"null_tokens":          org.NullTokens,
+			"updated_at":           org.UpdatedAt,
 		}).Error; err != nil {
 			return err
 		}

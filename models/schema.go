@@ -40,16 +40,19 @@ func (s Scope) Includes(need Scope) bool {
 // Organization is a tenant. Its settings live on the row; its token balance
 // is changed only by atomic updates.
 type Organization struct {
-	ID                 string    `gorm:"primaryKey;size:36"`
-	Name               string    `gorm:"size:200;not null"`
-	TokenBalance       int64     `gorm:"not null"`
-	RetentionMode      string    `gorm:"size:32;not null"`
-	RetentionDays      int       `gorm:"not null"`
-	AnomalySensitivity string    `gorm:"size:16;not null"`
-	TrustThreshold     float64   `gorm:"not null"`
-	GDPRCheckEnabled   bool      `gorm:"column:gdpr_check_enabled;not null"`
-	CreatedAt          time.Time `gorm:"not null"`
-	UpdatedAt          time.Time `gorm:"not null"`
+	ID                 string  `gorm:"primaryKey;size:36"`
+	Name               string  `gorm:"size:200;not null"`
+	TokenBalance       int64   `gorm:"not null"`
+	RetentionMode      string  `gorm:"size:32;not null"`
+	RetentionDays      int     `gorm:"not null"`
+	AnomalySensitivity string  `gorm:"size:16;not null"`
+	TrustThreshold     float64 `gorm:"not null"`
+	GDPRCheckEnabled   bool    `gorm:"column:gdpr_check_enabled;not null"`
+	// AnomalyExplanations turns the anomaly explainer on: a drift
+	// explanation in the fix inbox for each table anomaly detection flags.
+	AnomalyExplanations bool      `gorm:"not null;default:false"`
+	CreatedAt           time.Time `gorm:"not null"`
+	UpdatedAt           time.Time `gorm:"not null"`
 	// NullTokens is the JSON array of the values the organisation's files
 	// count as nulls; null means the engine's defaults (see NullTokenList).
 	NullTokens *string `gorm:"type:text"`

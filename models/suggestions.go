@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/dqs/dqs/errs"
 )
@@ -60,6 +61,24 @@ func (s Suggestions) Record(ctx context.Context, orgID, userID string, st Correc
 	ev := &TrustEvent{ID: uuid.NewString(), OrgID: orgID, StepID: st.ID, Engine: st.Engine, CorrectionType: st.CorrectionType,
 		Kind: kind, Comment: comment, CreatedBy: userID, CreatedAt: dbTime(time.Now())}
 	return ev, s.db.conn(ctx).Create(ev).Error
+}
+
+// Feedback stores a user's feedback (kind TrustHelpful or
+// TrustUnhelpful) on engine step st, replacing the user's earlier one on
+// it: a user's word counts once in the history, however often it is
+// given.
+func (s Suggestions) Feedback(ctx context.Context, orgID, userID string, st CorrectionStep, kind, comment string) (*TrustEvent, error) {
+	var ev *TrustEvent
+	err := s.db.WithTx(ctx, func(ctx context.Context) error {
+		err := s.db.conn(ctx).Where("org_id = ? AND step_id = ? AND created_by = ? AND kind IN ?", orgID, st.ID, userID,
+			[]string{TrustHelpful, TrustUnhelpful}).Delete(&TrustEvent{}).Error
+		if err != nil {
+			return err
+		}
+		ev, err = s.Record(ctx, orgID, userID, st, kind, comment)
+		return err
+	})
+	return ev, err
 }
 
 // History counts the organisation's trust events by engine and correction
@@ -126,11 +145,14 @@ type SuggestionFilter struct {
 	MinConfidence float64
 }
 
-// SuggestionGroup is the suggestions of one pipeline, on its file.
+// SuggestionGroup is the suggestions of one pipeline, on its file; or,
+// with Explanation set (and no pipeline), a drift explanation of a
+// scanned table.
 type SuggestionGroup struct {
-	Pipeline CorrectionPipeline
-	FileName string
-	Steps    []CorrectionStep
+	Pipeline    CorrectionPipeline
+	FileName    string
+	Steps       []CorrectionStep
+	Explanation *DriftExplanation
 }
 
 // ListSuggestions returns a page of the pipelines holding suggestions
@@ -183,4 +205,69 @@ func (s Suggestions) ListSuggestions(ctx context.Context, orgID string, f Sugges
 		g.Steps = append(g.Steps, st)
 	}
 	return out, total, nil
+}
+
+// DriftExplanation is the anomaly explainer's item in the fix inbox: its
+// reading of a table's anomalies in one scan (anomalies.Diagnose), with
+// Checks and Metrics as JSON arrays of text. Its id derives from the
+// organisation, scan and table, so a retried detection writes it once.
+type DriftExplanation struct {
+	ID            string    `gorm:"primaryKey;size:36"`
+	OrgID         string    `gorm:"size:36;not null;index:idx_drift_explanations_org_created,priority:1"`
+	SourceID      int64     `gorm:"not null"`
+	ScanID        string    `gorm:"size:36;not null"`
+	TableName     string    `gorm:"size:1024;not null"`
+	Cause         string    `gorm:"size:32;not null"`
+	Confidence    float64   `gorm:"not null"`
+	RawConfidence float64   `gorm:"not null"`
+	Explanation   string    `gorm:"type:text;not null"`
+	Checks        string    `gorm:"type:text;not null"`
+	Metrics       string    `gorm:"type:text;not null"`
+	CreatedAt     time.Time `gorm:"not null;index:idx_drift_explanations_org_created,priority:2"`
+}
+
+// The engine and correction type of drift explanations in the trust
+// history.
+const (
+	EngineAnomaly         = "anomaly"
+	ExplanationCorrection = "explanation"
+)
+
+// DriftExplanationID is the id of the explanation of table in scan scanID.
+func DriftExplanationID(orgID, scanID, table string) string {
+	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(orgID+"\x00"+scanID+"\x00"+table)).String()
+}
+
+// AddExplanation stores e unless its scan's explanation of the table is
+// there already.
+func (s Suggestions) AddExplanation(ctx context.Context, e *DriftExplanation) error {
+	e.ID = DriftExplanationID(e.OrgID, e.ScanID, e.TableName)
+	e.CreatedAt = dbTime(e.CreatedAt)
+	return s.db.conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(e).Error
+}
+
+// Explanation returns the organisation's explanation id.
+func (s Suggestions) Explanation(ctx context.Context, orgID, id string) (*DriftExplanation, error) {
+	var e DriftExplanation
+	err := s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Take(&e).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, errs.NotFound("suggestion")
+	}
+	return &e, err
+}
+
+// ListExplanations returns a page of the organisation's explanations at
+// or above minConfidence, newest first, and how many there are.
+func (s Suggestions) ListExplanations(ctx context.Context, orgID string, minConfidence float64, p Page) ([]DriftExplanation, int64, error) {
+	q := s.db.conn(ctx).Model(&DriftExplanation{}).Where("org_id = ? AND confidence >= ?", orgID, minConfidence)
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var out []DriftExplanation
+	if p.Limit <= 0 {
+		return out, total, nil
+	}
+	err := q.Order("created_at DESC, id DESC").Limit(p.Limit).Offset(p.Offset).Find(&out).Error
+	return out, total, err
 }

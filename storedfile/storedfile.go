@@ -112,7 +112,10 @@ func Dialect(j *models.Job, f *models.File) (analysis.Dialect, error) {
 }
 
 // Open opens l's rows from the first, read in dialect d within the
-// reader's memory budget (0: the readers' default). Every call reads the
+// reader's memory budget (0: the readers' default). A JSON file is read
+// for its columns first (not OnePass): a column whose key first appears
+// late in the file is one the analysis found, and a step on it must find
+// it from the first row. Every call reads the
 // file again from its start (independent readers over one file: a
 // ReaderAt is safe for that), so steps that need a second pass can use
 // it as their Reopen. The error of a file that cannot be read as records
@@ -121,7 +124,7 @@ func (l *Local) Open(d analysis.Dialect, memoryBudget int64) (records.Reader, er
 	// A section of the file's true size: Parquet finds its footer from
 	// the end.
 	sr := io.NewSectionReader(l.File, 0, l.Size)
-	r, err := readers.Open(sr, l.Name, readers.Options{CSV: d.CSV, OnePass: true, MemoryBudget: memoryBudget})
+	r, err := readers.Open(sr, l.Name, readers.Options{CSV: d.CSV, MemoryBudget: memoryBudget})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", analysis.ErrBadInput, err)
 	}

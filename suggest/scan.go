@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dqs/dqs/analysis"
+	"github.com/dqs/dqs/corrections"
 	"github.com/dqs/dqs/records"
 )
 
@@ -131,7 +132,7 @@ func (s *scan) bind(names []string) {
 
 // add counts one cell of c.
 func (s *scan) add(c *column, v string, null bool) {
-	if null || isBlank(v) || s.opt.NullTokens.Match(v) {
+	if null || corrections.IsBlank(v) || s.opt.NullTokens.Match(v) {
 		return
 	}
 	c.nonNull++
@@ -174,18 +175,6 @@ func (s *scan) dropValues(c *column) {
 			p.drop(s.pairEntries)
 		}
 	}
-}
-
-// isBlank is the corrections package's blank: empty or ASCII white space.
-func isBlank(v string) bool {
-	for i := 0; i < len(v); i++ {
-		switch v[i] {
-		case ' ', '\t', '\n', '\r', '\v', '\f':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 const maxExamples = 3

@@ -18,5 +18,5 @@ type Corrections struct {
 // ApplyCorrections starts writing a corrected copy; the workflow id is the
 // copy's, so a copy is written once.
 func (c Corrections) ApplyCorrections(ctx context.Context, ref correctionsvc.ApplyRef) error {
-	return startOnce(ctx, c.Client, c.Names, workflows.ApplyCorrectionsWorkflowID(ref.CopyID), workflows.ApplyCorrections, ref)
+	return startOnce(ctx, c.Client, c.Names, c.Names.ApplyCorrectionsID(ref.CopyID), workflows.ApplyCorrections, ref)
 }

@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/dqs/dqs/activities"
@@ -44,11 +43,6 @@ func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
 	if err := workflow.ExecuteActivity(short, a.CompleteJob, done).Get(ctx, &plan); err != nil {
 		return err
 	}
-	if workflow.GetVersion(ctx, "suggestions", workflow.DefaultVersion, 1) == 1 {
-		for i, id := range files {
-			suggestCorrections(ctx, activities.FileRef{OrgID: in.OrgID, JobID: in.JobID, FileID: id, Index: i, Total: len(files)})
-		}
-	}
 	if workflow.GetVersion(ctx, "job-events", workflow.DefaultVersion, 1) == 1 {
 		events := activities.PublishJobEventsInput{OrgID: in.OrgID, JobID: in.JobID, At: workflow.Now(ctx)}
 		if err := workflow.ExecuteActivity(short, a.PublishJobEvents, events).Get(ctx, nil); err != nil {
@@ -65,7 +59,16 @@ func AnalyzeJob(ctx workflow.Context, in AnalyzeJobInput) error {
 	if workflow.GetVersion(ctx, "retention-workflow", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return keepUntilExpiry(ctx, KeepJobFilesInput{OrgID: in.OrgID, JobID: in.JobID}, plan)
 	}
-	return startKeepJobFiles(ctx, in, plan)
+	if err := startKeepJobFiles(ctx, in, plan); err != nil {
+		return err
+	}
+	// Last: the job's events and its retention timer do not wait for them.
+	if workflow.GetVersion(ctx, "suggestions", workflow.DefaultVersion, 1) == 1 {
+		for i, id := range files {
+			suggestCorrections(ctx, activities.FileRef{OrgID: in.OrgID, JobID: in.JobID, FileID: id, Index: i, Total: len(files)})
+		}
+	}
+	return nil
 }
 
 // KeepJobFilesInput names the job whose raw files a KeepJobFiles workflow
@@ -156,16 +159,22 @@ func shortActivities(ctx workflow.Context) workflow.Context {
 	})
 }
 
-// analyzeFile runs one file's analysis; when its retries are exhausted the
-// file is marked failed and nil returned, so the caller goes on.
-func analyzeFile(ctx workflow.Context, file activities.FileRef) error {
-	long := onAnalysisQueue(ctx, workflow.ActivityOptions{
+// wholeFileActivities schedules activities that read a whole file (an
+// analysis, a corrected copy) on the analysis queue, for up to 4 hours.
+func wholeFileActivities(ctx workflow.Context) workflow.Context {
+	return onAnalysisQueue(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 4 * time.Hour,
 		// A worker that dies mid-file is noticed within this and the file
-		// is analysed again on another worker.
+		// is read again on another worker.
 		HeartbeatTimeout: 20 * time.Second,
 		RetryPolicy:      analysisRetry,
 	})
+}
+
+// analyzeFile runs one file's analysis; when its retries are exhausted the
+// file is marked failed and nil returned, so the caller goes on.
+func analyzeFile(ctx workflow.Context, file activities.FileRef) error {
+	long := wholeFileActivities(ctx)
 	var a *activitiesRef
 	err := workflow.ExecuteActivity(long, a.AnalyzeFile, file).Get(ctx, nil)
 	if err == nil {
@@ -189,10 +198,6 @@ func suggestCorrections(ctx workflow.Context, file activities.FileRef) {
 		workflow.GetLogger(ctx).Warn("no suggestions for the file", "file_id", file.FileID, "error", err)
 	}
 }
-
-// ReanalyzeFileWorkflowID is the id of the re-analysis of file id; one at
-// a time per file.
-func ReanalyzeFileWorkflowID(fileID int64) string { return fmt.Sprintf("reanalyze-file-%d", fileID) }
 
 // ReanalyzeFile analyses one file of a finished job again (after the
 // engine improved, say), replacing its result; the job's own status is

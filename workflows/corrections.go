@@ -1,20 +1,11 @@
 package workflows
 
 import (
-	"fmt"
-	"time"
-
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/dqs/dqs/activities"
 	"github.com/dqs/dqs/correctionsvc"
 )
-
-// ApplyCorrectionsWorkflowID is the id of the application that writes
-// corrected copy copyID: one per copy, so a retried start joins it.
-func ApplyCorrectionsWorkflowID(copyID int64) string {
-	return fmt.Sprintf("apply-corrections-%d", copyID)
-}
 
 // ApplyCorrections writes a corrected copy of a file with a pipeline's
 // version (on the analysis queue: it reads the whole file), records the
@@ -24,11 +15,7 @@ func ApplyCorrectionsWorkflowID(copyID int64) string {
 // reason, and the workflow ends without error: retrying would not change
 // it.
 func ApplyCorrections(ctx workflow.Context, in correctionsvc.ApplyRef) error {
-	long := onAnalysisQueue(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 4 * time.Hour,
-		HeartbeatTimeout:    20 * time.Second,
-		RetryPolicy:         analysisRetry,
-	})
+	long := wholeFileActivities(ctx)
 	var a *activitiesRef
 	var out activities.CopyOutcome
 	copyRef := activities.FileRef{OrgID: in.OrgID, FileID: in.CopyID, Rerun: true, Total: 1}
@@ -40,7 +27,10 @@ func ApplyCorrections(ctx workflow.Context, in correctionsvc.ApplyRef) error {
 		return nil
 	}
 	if err := workflow.ExecuteActivity(shortActivities(ctx), a.FinishCorrections, in).Get(ctx, nil); err != nil {
-		return err
+		// The copy is written but its steps and lineage are not recorded:
+		// failed with the reason rather than left processing.
+		msg := "the corrected copy was written but could not be recorded: " + temporalMessage(err)
+		return workflow.ExecuteActivity(shortActivities(ctx), a.MarkFileFailed, copyRef, msg).Get(ctx, nil)
 	}
 	copyRef.JobID = out.JobID
 	return analyzeFile(ctx, copyRef)

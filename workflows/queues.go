@@ -31,6 +31,22 @@ type Names struct {
 	// ReportSchedulePrefix starts the ids of the Temporal Schedules of
 	// report schedules (ReportScheduleID).
 	ReportSchedulePrefix string
+	// FilePrefix starts the ids of the workflows keyed by a file's id
+	// (ReanalyzeFileID, ApplyCorrectionsID): ids from a deployment's own
+	// database, which another deployment sharing the namespace also has.
+	FilePrefix string
+}
+
+// ReanalyzeFileID is the id of the re-analysis of file id; one at a time
+// per file.
+func (n Names) ReanalyzeFileID(fileID int64) string {
+	return n.FilePrefix + "reanalyze-" + strconv.FormatInt(fileID, 10)
+}
+
+// ApplyCorrectionsID is the id of the application that writes corrected
+// copy copyID: one per copy, so a retried start joins it.
+func (n Names) ApplyCorrectionsID(copyID int64) string {
+	return n.FilePrefix + "apply-corrections-" + strconv.FormatInt(copyID, 10)
 }
 
 // ReportScheduleID is the id of the Temporal Schedule of report schedule
@@ -63,6 +79,7 @@ func NamesFor(prefix string) Names {
 		RetentionSchedule:    prefix + "-retention-sweep",
 		SourceSchedulePrefix: prefix + "-source-schedule-",
 		ReportSchedulePrefix: prefix + "-report-schedule-",
+		FilePrefix:           prefix + "-file-",
 	}
 }
 
