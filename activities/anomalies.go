@@ -36,14 +36,11 @@ func (a *Activities) DetectAnomalies(ctx context.Context, in ScanRef) (AnomalyTa
 	if err != nil {
 		return tally, scanGone(err)
 	}
-	sensitivity, err := a.scanSensitivity(ctx, sc)
-	if err != nil {
-		return tally, scanGone(err)
-	}
 	org, err := a.Stores.Orgs.Get(ctx, in.OrgID)
 	if err != nil {
 		return tally, scanGone(err)
 	}
+	sensitivity := a.scanSensitivity(ctx, sc, org)
 	// Table by table, so that memory holds one table's points and history
 	// at a time, however many tables the scan read.
 	tables, err := a.Stores.Scans.Tables(ctx, in.OrgID, sc.ID)
@@ -123,23 +120,19 @@ func (a *Activities) explainDrift(ctx context.Context, src *models.Source, scanI
 
 // scanSensitivity is the sensitivity a scan's values are judged at: its
 // schedule's, or the organisation's for a manual scan (or a schedule
-// deleted since).
-func (a *Activities) scanSensitivity(ctx context.Context, sc *models.Scan) (anomaly.Sensitivity, error) {
+// deleted since) org.
+func (a *Activities) scanSensitivity(ctx context.Context, sc *models.Scan, org *models.Organization) anomaly.Sensitivity {
 	if sc.ScheduleID != nil {
 		sched, err := a.Stores.SourceSchedules.Get(ctx, sc.OrgID, sc.SourceID, *sc.ScheduleID)
 		if err == nil {
 			if s, err := anomaly.ParseSensitivity(sched.Sensitivity); err == nil {
-				return s, nil
+				return s
 			}
 		}
 	}
-	org, err := a.Stores.Orgs.Get(ctx, sc.OrgID)
-	if err != nil {
-		return "", err
-	}
 	s, err := anomaly.ParseSensitivity(org.AnomalySensitivity)
 	if err != nil {
-		return anomaly.Medium, nil // a setting stored by hand: the default
+		return anomaly.Medium // a setting stored by hand: the default
 	}
-	return s, nil
+	return s
 }

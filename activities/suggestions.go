@@ -78,13 +78,9 @@ func (a *Activities) SuggestCorrections(ctx context.Context, in FileRef) error {
 	if err != nil {
 		return err
 	}
-	columns := make([]string, len(res.Columns))
-	for i, c := range res.Columns {
-		columns[i] = c.Name
-	}
 	var steps []models.CorrectionStep
 	for _, s := range found {
-		st, ok := a.proposedStep(ctx, s, columns, history, open, d)
+		st, ok := a.proposedStep(ctx, s, history, open, d)
 		if ok {
 			steps = append(steps, st)
 		}
@@ -94,15 +90,12 @@ func (a *Activities) SuggestCorrections(ctx context.Context, in FileRef) error {
 	return err
 }
 
-// proposedStep is suggestion s as a stored engine step; false for one the
-// engine refuses on these columns (logged: a suggester's bug).
-func (a *Activities) proposedStep(ctx context.Context, s suggest.Suggestion, columns []string, history map[models.TrustKey]models.TrustCounts,
+// proposedStep is suggestion s (which Suggest validated against the
+// file's columns) as a stored engine step; false for one over the bound
+// of a step.
+func (a *Activities) proposedStep(ctx context.Context, s suggest.Suggestion, history map[models.TrustKey]models.TrustCounts,
 	open func() (records.Reader, error), d analysis.Dialect) (models.CorrectionStep, bool) {
 	step := s.Step()
-	if err := step.Validate(columns); err != nil {
-		a.Logger.Warn("suggestion refused by the engine", "type", s.CorrectionType, "strategy", s.Strategy, "error", err)
-		return models.CorrectionStep{}, false
-	}
 	var params strings.Builder
 	enc := json.NewEncoder(&params)
 	enc.SetEscapeHTML(false)

@@ -65,6 +65,12 @@ func TestSuggestionsInboxApproveApplyAndLearn(t *testing.T) {
 		t.Fatalf("preview = %v", pv)
 	}
 
+	// Another organisation's inbox does not show them.
+	other := env.Register(servicetest.Unique("inboxother"))
+	if got := env.Must(200, "GET", "/api/v1/suggestions?status=all", other.Access, nil).List(); len(got) != 0 {
+		t.Errorf("another organisation's inbox = %v", got)
+	}
+
 	// Filters: confidence out of range is 400; above every confidence
 	// leaves the file out.
 	if r := env.Do("GET", "/api/v1/suggestions?min_confidence=1.5", user.Access, nil); r.Status != 400 {

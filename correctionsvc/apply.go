@@ -60,11 +60,7 @@ func Runnable(steps []models.CorrectionStep, withProposed bool) corrections.Pipe
 // is still stored, with its job, and checks steps against its columns: a
 // pipeline may run on any file with the columns its steps use.
 func (s *Service) storedInput(ctx context.Context, orgID string, fileID int64, steps corrections.Pipeline) (*models.File, *models.Job, error) {
-	columns, err := s.columns(ctx, orgID, fileID)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := s.Stores.Files.Get(ctx, orgID, fileID)
+	f, columns, err := s.analysedFile(ctx, orgID, fileID)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -75,22 +75,28 @@ const maxNameBytes = 200
 // columns returns the columns of the organisation's file, which must be
 // analysed: they are the schema steps are checked against.
 func (s *Service) columns(ctx context.Context, orgID string, fileID int64) ([]string, error) {
+	_, cols, err := s.analysedFile(ctx, orgID, fileID)
+	return cols, err
+}
+
+// analysedFile returns the organisation's analysed file and its columns.
+func (s *Service) analysedFile(ctx context.Context, orgID string, fileID int64) (*models.File, []string, error) {
 	f, err := s.Stores.Files.Get(ctx, orgID, fileID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if f.Status != models.FileCompleted {
-		return nil, errs.Conflict("file %d is %s; a pipeline is authored on an analysed file", fileID, f.Status)
+		return nil, nil, errs.Conflict("file %d is %s; a pipeline is authored on an analysed file", fileID, f.Status)
 	}
 	cols, err := s.Stores.Files.ColumnsOfFiles(ctx, orgID, []int64{fileID})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c.Name
 	}
-	return out, nil
+	return f, out, nil
 }
 
 // EngineStep is the engine's view of a stored step.
