@@ -122,6 +122,7 @@ func OpenDatabase(ctx context.Context, cfg *config.Config) (*models.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.SetLineageCache(cfg.LineageCache)
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

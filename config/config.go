@@ -51,6 +51,9 @@ type Config struct {
 	FileMemoryBudget int64
 	MemoryBudget     int64
 	WSLifetime       time.Duration
+	// LineageCache is the nodes and edges of lineage graphs a process
+	// keeps in memory for the walks (0: none; models.DB.SetLineageCache).
+	LineageCache int
 	Blob             Blob
 	// WorkerQueues selects the task queues a `dqs worker` process polls.
 	WorkerQueues WorkerQueues
@@ -261,6 +264,14 @@ var settings = []setting{
 		}
 		n, err := parseBytes(v)
 		c.MemoryBudget = n
+		return err
+	}},
+	{name: "DQS_LINEAGE_CACHE", def: "1000000", help: "nodes and edges of lineage graphs, all organisations together, a process keeps in memory so that neighbourhoods and blast radii of large graphs do not read SQL level by level (about 180 bytes each); 0 turns it off", set: func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err == nil && n < 0 {
+			err = fmt.Errorf("want 0 or more")
+		}
+		c.LineageCache = n
 		return err
 	}},
 	{name: "DQS_WS_LIFETIME", def: "10m", help: "how long a progress WebSocket stays open before it closes with 1001", set: dur(func(c *Config) *time.Duration { return &c.WSLifetime })},

@@ -177,3 +177,36 @@ func (m *MemStore) Nodes(ctx context.Context, orgID string, ids []string) ([]Nod
 	}
 	return out, nil
 }
+
+// Snapshot returns a store holding g as organisation orgID's graph, built
+// at once and without Node.Validate: for a copy of a graph another store
+// already holds, which it has checked (the service's in-memory copies of
+// large graphs). An edge with an end that is not among g's nodes is left
+// out, as a SQL store's walks would never reach it. The store is not
+// meant to change afterwards.
+func Snapshot(orgID string, g Graph) *MemStore {
+	o := &memOrg{
+		nodes: make(map[string]Node, len(g.Nodes)),
+		edges: make([]Edge, 0, len(g.Edges)),
+		out:   make(map[string][]int32, len(g.Nodes)),
+		in:    make(map[string][]int32, len(g.Nodes)),
+	}
+	for _, n := range g.Nodes {
+		o.nodes[n.ID] = n
+	}
+	for _, e := range g.Edges {
+		src, okS := o.nodes[e.Source]
+		dst, okT := o.nodes[e.Target]
+		if !okS || !okT {
+			continue
+		}
+		// The ends share their nodes' id strings: a third less memory
+		// than an edge's own copies of them.
+		e.Source, e.Target = src.ID, dst.ID
+		i := int32(len(o.edges))
+		o.edges = append(o.edges, e)
+		o.out[e.Source] = append(o.out[e.Source], i)
+		o.in[e.Target] = append(o.in[e.Target], i)
+	}
+	return &MemStore{orgs: map[string]*memOrg{orgID: o}}
+}

@@ -33,8 +33,15 @@ type Service struct {
 	Limits lineage.Limits
 }
 
-func (s *Service) engine() *lineage.Engine {
-	return &lineage.Engine{Store: s.Stores.Lineage, Limits: s.Limits}
+// engine is the engine for the walks of organisation orgID's graph, on
+// the process's in-memory copy of it when that is current
+// (models.Lineage.Walker), on SQL otherwise.
+func (s *Service) engine(ctx context.Context, orgID string) (*lineage.Engine, error) {
+	st, err := s.Stores.Lineage.Walker(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return &lineage.Engine{Store: st, Limits: s.Limits}, nil
 }
 
 // Graph is an organisation's graph, cut at MaxGraphNodes nodes and
@@ -62,7 +69,11 @@ func (s *Service) Graph(ctx context.Context, orgID string) (*Graph, error) {
 // Neighbourhood returns the nodes within depth of node following dir, with
 // the hidden-neighbour counts of its frontier (lineage.Engine.Neighbourhood).
 func (s *Service) Neighbourhood(ctx context.Context, orgID, node string, dir lineage.Direction, depth int) (*lineage.Subgraph, error) {
-	return s.engine().Neighbourhood(ctx, orgID, node, dir, depth)
+	eng, err := s.engine(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return eng.Neighbourhood(ctx, orgID, node, dir, depth)
 }
 
 // AddEdge adds the edge from → to that actor (a user's or an API key's
@@ -93,7 +104,11 @@ func (s *Service) TableDownstream(ctx context.Context, orgID string, sourceID in
 	if err != nil {
 		return nil, err
 	}
-	br, err := s.engine().Downstream(ctx, orgID, []string{n.ID}, BlastLimit)
+	eng, err := s.engine(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	br, err := eng.Downstream(ctx, orgID, []string{n.ID}, BlastLimit)
 	if errors.Is(err, errs.ErrNotFound) { // the node went meanwhile, with its source
 		return none, nil
 	}

@@ -32,6 +32,8 @@ const (
 type DB struct {
 	Gorm    *gorm.DB
 	Dialect Dialect
+	// lineage holds copies of large lineage graphs (nil: none).
+	lineage *lineageCache
 }
 
 // Open connects to url: postgres:// or postgresql:// for PostgreSQL,
@@ -54,7 +56,7 @@ func Open(url string) (*DB, error) {
 		sqlDB.SetMaxOpenConns(20)
 		sqlDB.SetMaxIdleConns(5)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-		return &DB{Gorm: g, Dialect: Postgres}, nil
+		return &DB{Gorm: g, Dialect: Postgres, lineage: newLineageCache(DefaultLineageCache)}, nil
 	default:
 		path := strings.TrimPrefix(url, "sqlite:")
 		if path == "" {
@@ -75,12 +77,16 @@ func Open(url string) (*DB, error) {
 			return nil, err
 		}
 		sqlDB.SetMaxOpenConns(1)
-		return &DB{Gorm: g, Dialect: SQLite}, nil
+		return &DB{Gorm: g, Dialect: SQLite, lineage: newLineageCache(DefaultLineageCache)}, nil
 	}
 }
 
-// Close releases the connections.
+// Close stops the background loads of lineage graphs and releases the
+// connections.
 func (d *DB) Close() error {
+	if d.lineage != nil {
+		d.lineage.close()
+	}
 	sqlDB, err := d.Gorm.DB()
 	if err != nil {
 		return err

@@ -29,5 +29,14 @@ type LineageEdge struct {
 	CreatedAt    time.Time `gorm:"not null;index:idx_lineage_edges_org_source_cover,priority:5;index:idx_lineage_edges_org_target_cover,priority:5"`
 }
 
+// LineageVersion counts the changes of an organisation's lineage graph:
+// every write of a node or an edge adds one, in the writer's transaction.
+// A process holding a copy of the graph in memory (lineageCache) compares
+// the copy's version with this one before it answers from the copy.
+type LineageVersion struct {
+	OrgID   string `gorm:"primaryKey;size:36"`
+	Version int64  `gorm:"not null"`
+}
+
 // Lineage stores the organisations' lineage graphs.
 type Lineage struct{ db *DB }

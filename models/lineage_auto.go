@@ -118,7 +118,13 @@ func (s Lineage) DeleteEdge(ctx context.Context, orgID, id string) error {
 	if e.CreatedBy == "" {
 		return errs.Conflict("edge %s is kept by DQS itself (a source and its table); only edges users added can be removed", id)
 	}
-	return s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&LineageEdge{}).Error
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		res := s.db.conn(ctx).Where("org_id = ? AND id = ?", orgID, id).Delete(&LineageEdge{})
+		if res.Error != nil || res.RowsAffected == 0 {
+			return res.Error
+		}
+		return s.changed(ctx, orgID)
+	})
 }
 
 // PipelineRef is the ref_id of the node of a correction pipeline as

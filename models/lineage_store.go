@@ -213,34 +213,44 @@ func (s Lineage) EnsureNode(ctx context.Context, orgID string, t lineage.NodeTyp
 	if strings.TrimSpace(name) == "" {
 		return lineage.Node{}, errs.BadRequest("name is required")
 	}
-	row, err := s.nodeRow(ctx, orgID, t, refID)
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		row = &LineageNode{ID: uuid.NewString(), OrgID: orgID, Type: string(t), RefHash: nameHash(refID),
-			RefID: refID, Name: name, CreatedAt: dbTime(time.Now())}
-		res := s.db.conn(ctx).Clauses(clause.OnConflict{
-			Columns:   []clause.Column{{Name: "org_id"}, {Name: "type"}, {Name: "ref_hash"}},
-			DoNothing: true,
-		}).Create(row)
-		if res.Error != nil {
-			return lineage.Node{}, res.Error
+	var out lineage.Node
+	err := s.db.WithTx(ctx, func(ctx context.Context) error {
+		row, err := s.nodeRow(ctx, orgID, t, refID)
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			row = &LineageNode{ID: uuid.NewString(), OrgID: orgID, Type: string(t), RefHash: nameHash(refID),
+				RefID: refID, Name: name, CreatedAt: dbTime(time.Now())}
+			res := s.db.conn(ctx).Clauses(clause.OnConflict{
+				Columns:   []clause.Column{{Name: "org_id"}, {Name: "type"}, {Name: "ref_hash"}},
+				DoNothing: true,
+			}).Create(row)
+			if res.Error != nil {
+				return res.Error
+			}
+			if res.RowsAffected == 1 {
+				out = row.node()
+				return s.changed(ctx, orgID)
+			}
+			row, err = s.nodeRow(ctx, orgID, t, refID) // another caller created it first
 		}
-		if res.RowsAffected == 1 {
-			return row.node(), nil
+		if err != nil {
+			return err
 		}
-		row, err = s.nodeRow(ctx, orgID, t, refID) // another caller created it first
-	}
+		out = row.node()
+		if row.Name == name {
+			return nil
+		}
+		err = s.db.conn(ctx).Model(&LineageNode{}).Where("org_id = ? AND id = ?", orgID, row.ID).
+			UpdateColumn("name", name).Error
+		if err != nil {
+			return err
+		}
+		out.Name = name
+		return s.changed(ctx, orgID)
+	})
 	if err != nil {
 		return lineage.Node{}, err
 	}
-	if row.Name != name {
-		err := s.db.conn(ctx).Model(&LineageNode{}).Where("org_id = ? AND id = ?", orgID, row.ID).
-			UpdateColumn("name", name).Error
-		if err != nil {
-			return lineage.Node{}, err
-		}
-		row.Name = name
-	}
-	return row.node(), nil
+	return out, nil
 }
 
 // nodeRow reads the node of (org, type, ref) on the unique index; the ref
@@ -303,15 +313,21 @@ func (s Lineage) EnsureEdge(ctx context.Context, orgID, fromID, toID string) err
 	if err != nil {
 		return err
 	}
-	var n int64
-	if err := s.db.conn(ctx).Model(&LineageNode{}).Where("org_id = ? AND id IN ?", orgID, []string{from, to}).Count(&n).Error; err != nil {
-		return err
-	}
-	if n != 2 {
-		return errs.NotFound("lineage node")
-	}
-	row := LineageEdge{ID: uuid.NewString(), OrgID: orgID, SourceNodeID: from, TargetNodeID: to, CreatedAt: dbTime(time.Now())}
-	return s.db.conn(ctx).Clauses(lineageEdgeConflict).Create(&row).Error
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		var n int64
+		if err := s.db.conn(ctx).Model(&LineageNode{}).Where("org_id = ? AND id IN ?", orgID, []string{from, to}).Count(&n).Error; err != nil {
+			return err
+		}
+		if n != 2 {
+			return errs.NotFound("lineage node")
+		}
+		row := LineageEdge{ID: uuid.NewString(), OrgID: orgID, SourceNodeID: from, TargetNodeID: to, CreatedAt: dbTime(time.Now())}
+		res := s.db.conn(ctx).Clauses(lineageEdgeConflict).Create(&row)
+		if res.Error != nil || res.RowsAffected == 0 {
+			return res.Error
+		}
+		return s.changed(ctx, orgID)
+	})
 }
 
 // AddEdge adds the edge fromID → toID a user asked for (createdBy), at now,
@@ -353,7 +369,7 @@ func (s Lineage) AddEdge(ctx context.Context, orgID, fromID, toID, createdBy str
 			return errs.Conflict("the edge already exists")
 		}
 		out = e
-		return nil
+		return s.changed(ctx, orgID)
 	})
 	return out, err
 }
@@ -405,9 +421,11 @@ func (s Lineage) Import(ctx context.Context, orgID string, g lineage.Graph, batc
 			}
 		}
 		if len(edges) > 0 {
-			return s.db.conn(ctx).CreateInBatches(edges, batch).Error
+			if err := s.db.conn(ctx).CreateInBatches(edges, batch).Error; err != nil {
+				return err
+			}
 		}
-		return nil
+		return s.changed(ctx, orgID)
 	})
 }
 
@@ -527,8 +545,11 @@ func (s Lineage) deleteNodes(ctx context.Context, orgID string, find func(ctx co
 		if err != nil {
 			return err
 		}
+		if len(ids) == 0 {
+			return nil
+		}
 		c := s.db.conn(ctx)
-		return lineageChunks(ids, func(ids []string) error {
+		err = lineageChunks(ids, func(ids []string) error {
 			// Two statements rather than one with OR, so each runs on its
 			// index.
 			if err := c.Where("org_id = ? AND source_node_id IN ?", orgID, ids).Delete(&LineageEdge{}).Error; err != nil {
@@ -539,5 +560,9 @@ func (s Lineage) deleteNodes(ctx context.Context, orgID string, find func(ctx co
 			}
 			return c.Where("org_id = ? AND id IN ?", orgID, ids).Delete(&LineageNode{}).Error
 		})
+		if err != nil {
+			return err
+		}
+		return s.changed(ctx, orgID)
 	})
 }

@@ -221,6 +221,7 @@ var migrations = []*gormigrate.Migration{
 	{ID: "202611290101_reports", Migrate: migrateReports},
 	{ID: "202611290102_corrections", Migrate: migrateCorrections},
 	{ID: "202611300101_suggestions", Migrate: migrateSuggestions},
+	{ID: "202612010101_lineage_versions", Migrate: migrateLineageVersions},
 }
 
 // LiveModels returns a value of every model the service stores, one per
@@ -233,7 +234,7 @@ func LiveModels() []any {
 		&Organization{}, &User{}, &RefreshToken{}, &EmailVerification{}, &APIKey{}, &AuditLog{},
 		&Job{}, &File{}, &FileColumn{}, &Webhook{}, &TOTPChallenge{}, &TOTPAttempt{},
 		&Source{}, &SourceSchedule{}, &Scan{}, &ScanTable{}, &DiscoveredFile{}, &MetricPoint{},
-		&Anomaly{}, &Alert{}, &Contract{}, &LineageNode{}, &LineageEdge{},
+		&Anomaly{}, &Alert{}, &Contract{}, &LineageNode{}, &LineageEdge{}, &LineageVersion{},
 		&Report{}, &Certificate{}, &ReportSchedule{}, &CorrectionPipeline{}, &CorrectionStep{}, &CorrectionVersion{},
 		&TrustEvent{}, &DriftExplanation{},
 	}

@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/dqs/dqs/lineage"
+	"github.com/dqs/dqs/lineagesvc"
 )
 
 const target = 100 * time.Millisecond
@@ -85,10 +86,21 @@ type config struct {
 
 // store is one store the queries run against.
 type store struct {
-	name    string // "" for the in-memory store, else a suffix of the labels
-	eng     *lineage.Engine
+	name string // "" for the in-memory store, else a suffix of the labels
+	eng  *lineage.Engine
+	// svc, when set, answers the neighbourhoods as the service does: on
+	// its in-memory copy of the graph (models.Lineage.Walker) once loaded.
+	svc     *lineagesvc.Service
 	queries int
 	ok      bool // every judged row passed (true until one misses)
+}
+
+// neighbourhood answers one neighbourhood on st.
+func (st *store) neighbourhood(ctx context.Context, org, id string, dir lineage.Direction, depth int) (*lineage.Subgraph, error) {
+	if st.svc != nil {
+		return st.svc.Neighbourhood(ctx, org, id, dir, depth)
+	}
+	return st.eng.Neighbourhood(ctx, org, id, dir, depth)
 }
 
 func run(cfg config) error {
@@ -150,7 +162,7 @@ func run(cfg config) error {
 	// Warm up the code paths, the allocator and the databases' caches.
 	for _, st := range stores {
 		for _, id := range picks(20) {
-			if _, err := st.eng.Neighbourhood(ctx, org, id, lineage.DirBoth, cfg.depth); err != nil {
+			if _, err := st.neighbourhood(ctx, org, id, lineage.DirBoth, cfg.depth); err != nil {
 				return err
 			}
 		}
@@ -158,8 +170,11 @@ func run(cfg config) error {
 
 	fmt.Printf("\n%-44s %9s %9s %9s %9s %9s %6s\n", "query", "p50", "p95", "max", "nodes", "max", "trunc")
 	// nb times the neighbourhoods of qs and returns their sizes.
-	nb := func(label string, e *lineage.Engine, dir lineage.Direction, judged bool, qs []string) ([]int, bool, error) {
-		cw, _ := e.Store.(*counting)
+	nb := func(label string, st *store, dir lineage.Direction, judged bool, qs []string) ([]int, bool, error) {
+		var cw *counting
+		if st.svc == nil {
+			cw, _ = st.eng.Store.(*counting)
+		}
 		var edgesRead, calls []int
 		lat := make([]time.Duration, 0, len(qs))
 		cpu := make([]time.Duration, 0, len(qs))
@@ -170,7 +185,7 @@ func run(cfg config) error {
 				cw.edges, cw.calls = 0, 0
 			}
 			c, t := cpuNow(), time.Now()
-			g, err := e.Neighbourhood(ctx, org, id, dir, cfg.depth)
+			g, err := st.neighbourhood(ctx, org, id, dir, cfg.depth)
 			lat = append(lat, time.Since(t))
 			cpu = append(cpu, cpuNow()-c)
 			if err != nil {
@@ -205,7 +220,7 @@ func run(cfg config) error {
 			if st.name != "" {
 				label += ", " + st.name
 			}
-			sizes, ok, err := nb(label, st.eng, dir, true, qs[:st.queries])
+			sizes, ok, err := nb(label, st, dir, true, qs[:st.queries])
 			if err != nil {
 				return fmt.Errorf("%s: %w", label, err)
 			}
@@ -217,7 +232,7 @@ func run(cfg config) error {
 			}
 		}
 	}
-	if _, _, err := nb(fmt.Sprintf("neighbourhood depth %d both (no limits, info)", cfg.depth), open, lineage.DirBoth, false, picks(max(1, cfg.queries/10))); err != nil {
+	if _, _, err := nb(fmt.Sprintf("neighbourhood depth %d both (no limits, info)", cfg.depth), &store{eng: open}, lineage.DirBoth, false, picks(max(1, cfg.queries/10))); err != nil {
 		return err
 	}
 	eng := stores[0].eng
@@ -244,6 +259,9 @@ func run(cfg config) error {
 
 	pairs := picks(2 * cfg.queries)
 	for _, st := range stores {
+		if st.svc != nil {
+			continue // cycle checks always read SQL, in the edge's transaction
+		}
 		// A SQL check that misses may walk a large part of the graph (up
 		// to Limits.MaxVisited nodes): half as many keep the run short.
 		n := st.queries
@@ -286,7 +304,10 @@ func run(cfg config) error {
 	fmt.Println("SQLite runs in the process, PostgreSQL's own CPU is not counted).")
 	for _, st := range stores {
 		where := "in-memory store"
-		if st.name != "" {
+		switch {
+		case st.svc != nil:
+			where = "the service's path: models.Lineage's in-memory copy of the graph from " + strings.TrimSuffix(st.name, ", in-memory copy")
+		case st.name != "":
 			where = "models.Lineage on " + st.name
 		}
 		if st.ok {

@@ -6,10 +6,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/dqs/dqs/lineage"
+	"github.com/dqs/dqs/lineagesvc"
 	"github.com/dqs/dqs/models"
 )
 
@@ -32,8 +34,14 @@ func sqlStores(ctx context.Context, cfg config, org string, g lineage.Graph, lim
 		if err := load(ctx, db, name, org, g, cfg.sqlBatch); err != nil {
 			return err
 		}
-		out = append(out, &store{name: name, eng: &lineage.Engine{Store: models.NewStores(db).Lineage, Limits: limits},
+		stores := models.NewStores(db)
+		out = append(out, &store{name: name, eng: &lineage.Engine{Store: stores.Lineage, Limits: limits},
 			queries: cfg.sqlQueries, ok: true})
+		svc := &lineagesvc.Service{Stores: stores, Limits: limits}
+		if err := loadCopy(ctx, svc, name, org); err != nil {
+			return err
+		}
+		out = append(out, &store{name: name + ", in-memory copy", svc: svc, queries: cfg.queries, ok: true})
 		return nil
 	}
 	if cfg.sqlite {
@@ -63,6 +71,37 @@ func sqlStores(ctx context.Context, cfg config, org string, g lineage.Graph, lim
 		}
 	}
 	return out, closeAll, nil
+}
+
+// loadCopy has the service load its in-memory copy of org's graph (a
+// first walk starts the load and reads SQL; the copy serves the walks
+// once loaded) and prints how long the load took and the heap it holds.
+func loadCopy(ctx context.Context, svc *lineagesvc.Service, name, org string) error {
+	runtime.GC()
+	before := heapNow()
+	t := time.Now()
+	for {
+		st, err := svc.Stores.Lineage.Walker(ctx, org)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if _, ok := st.(*lineage.MemStore); ok {
+			break
+		}
+		if time.Since(t) > 5*time.Minute {
+			return fmt.Errorf("%s: the in-memory copy of the graph was not loaded after 5 minutes", name)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	loaded := time.Since(t)
+	runtime.GC()
+	held := uint64(0)
+	if h := heapNow(); h > before {
+		held = h - before
+	}
+	fmt.Printf("%s: the service's in-memory copy of the graph (DQS_LINEAGE_CACHE) loaded in the background in %v; it holds %s of heap\n",
+		name, loaded.Round(time.Millisecond), mb(held))
+	return nil
 }
 
 // openPostgres opens the server at base on the schema pgSchema, made
