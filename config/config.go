@@ -54,7 +54,7 @@ type Config struct {
 	// LineageCache is the nodes and edges of lineage graphs a process
 	// keeps in memory for the walks (0: none; models.DB.SetLineageCache).
 	LineageCache int
-	Blob             Blob
+	Blob         Blob
 	// WorkerQueues selects the task queues a `dqs worker` process polls.
 	WorkerQueues WorkerQueues
 	// SourceAllowNetworks are private or reserved networks data sources
