@@ -240,14 +240,7 @@ func (s Lineage) loadGraph(ctx context.Context, orgID string, limit int) (int64,
 	// Nodes by (type, ref_hash), the unique index after org_id.
 	var lastType, lastHash string
 	for first := true; ; first = false {
-		q := "SELECT id, type, name, ref_id, ref_hash FROM lineage_nodes WHERE org_id = ?"
-		args := []any{orgID}
-		if !first {
-			q += " AND (type, ref_hash) > (?, ?)"
-			args = append(args, lastType, lastHash)
-		}
-		q += " ORDER BY type, ref_hash LIMIT ?"
-		args = append(args, lineageLoadPage)
+		q, args := lineagePage("SELECT id, type, name, ref_id, ref_hash FROM lineage_nodes", "type, ref_hash", orgID, first, lastType, lastHash)
 		n, err := s.scanNodePage(ctx, &g.Nodes, &lastType, &lastHash, q, args)
 		if err != nil {
 			return 0, lineage.Graph{}, err
@@ -262,14 +255,7 @@ func (s Lineage) loadGraph(ctx context.Context, orgID string, limit int) (int64,
 	// Edges by (source, target), the unique index after org_id.
 	var lastSource, lastTarget string
 	for first := true; ; first = false {
-		q := "SELECT " + lineageEdgeColumns + " FROM lineage_edges WHERE org_id = ?"
-		args := []any{orgID}
-		if !first {
-			q += " AND (source_node_id, target_node_id) > (?, ?)"
-			args = append(args, lastSource, lastTarget)
-		}
-		q += " ORDER BY source_node_id, target_node_id LIMIT ?"
-		args = append(args, lineageLoadPage)
+		q, args := lineagePage("SELECT "+lineageEdgeColumns+" FROM lineage_edges", "source_node_id, target_node_id", orgID, first, lastSource, lastTarget)
 		n := 0
 		err := s.scanEdges(ctx, q, args, func(e lineage.Edge) {
 			g.Edges = append(g.Edges, e)
@@ -287,6 +273,18 @@ func (s Lineage) loadGraph(ctx context.Context, orgID string, limit int) (int64,
 		}
 	}
 	return v, g, nil
+}
+
+// lineagePage is the statement reading the page of organisation orgID's
+// rows of sel that follows the key (last1, last2) of the two columns key
+// ("a, b", an index after org_id), or the first page.
+func lineagePage(sel, key, orgID string, first bool, last1, last2 string) (string, []any) {
+	q, args := sel+" WHERE org_id = ?", []any{orgID}
+	if !first {
+		q += " AND (" + key + ") > (?, ?)"
+		args = append(args, last1, last2)
+	}
+	return q + " ORDER BY " + key + " LIMIT ?", append(args, lineageLoadPage)
 }
 
 // scanNodePage runs q, which selects id, type, name, ref_id, ref_hash,
