@@ -51,9 +51,9 @@ type Config struct {
 	FileMemoryBudget int64
 	MemoryBudget     int64
 	WSLifetime       time.Duration
-	// LineageCache is the nodes and edges of lineage graphs a process
-	// keeps in memory for the walks (0: none; models.DB.SetLineageCache).
-	LineageCache int
+	// LineageCache is the memory, in bytes, a process gives copies of
+	// lineage graphs for the walks (0: none; models.DB.SetLineageCache).
+	LineageCache int64
 	Blob         Blob
 	// WorkerQueues selects the task queues a `dqs worker` process polls.
 	WorkerQueues WorkerQueues
@@ -266,11 +266,12 @@ var settings = []setting{
 		c.MemoryBudget = n
 		return err
 	}},
-	{name: "DQS_LINEAGE_CACHE", def: "1000000", help: "nodes and edges of lineage graphs, all organisations together, a process keeps in memory so that neighbourhoods and blast radii of large graphs do not read SQL level by level (about 180 bytes each); 0 turns it off", set: func(c *Config, v string) error {
-		n, err := strconv.Atoi(v)
-		if err == nil && n < 0 {
-			err = fmt.Errorf("want 0 or more")
+	{name: "DQS_LINEAGE_CACHE", def: "256MiB", help: "memory a process gives copies of lineage graphs, all organisations together, so that neighbourhoods and blast radii of large graphs do not read SQL level by level (a 100,000-node, 300,000-edge graph takes about 80MiB); 0 turns the copies off", set: func(c *Config, v string) error {
+		if strings.TrimSpace(v) == "0" {
+			c.LineageCache = 0
+			return nil
 		}
+		n, err := parseBytes(v)
 		c.LineageCache = n
 		return err
 	}},

@@ -96,7 +96,7 @@ func TestEnvOverrides(t *testing.T) {
 		"DQS_FILE_MEMORY_BUDGET": "512MiB",
 		"DQS_MEMORY_BUDGET":      "6 GiB",
 		"DQS_WORKER_QUEUES":      "analysis",
-		"DQS_LINEAGE_CACHE":      "250000",
+		"DQS_LINEAGE_CACHE":      "64MiB",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestEnvOverrides(t *testing.T) {
 		FileMemoryBudget: 512 << 20,
 		MemoryBudget:     6 << 30,
 		WSLifetime:       10 * time.Minute,
-		LineageCache:     250_000,
+		LineageCache:     64 << 20,
 		Blob:             Blob{Driver: "local", Dir: "/var/lib/dqs/blobs", Region: "eu-north-1"},
 		WorkerQueues:     AnalysisQueue,
 	}
@@ -185,7 +185,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{"DQS_WORKER_QUEUES", "default,analysis"},
 		{"DQS_WORKER_QUEUES", " default"},
 		{"DQS_LINEAGE_CACHE", "-1"},
-		{"DQS_LINEAGE_CACHE", "1e6"},
+		{"DQS_LINEAGE_CACHE", "1e6 bytes"},
 		{"DQS_LINEAGE_CACHE", "lots"},
 	}
 	for _, tc := range cases {

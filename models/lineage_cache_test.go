@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/dqs/dqs/lineage"
 	"github.com/dqs/dqs/models"
@@ -84,6 +85,7 @@ func TestLineageWalkerCopyFollowsEveryChange(t *testing.T) {
 		ctx := context.Background()
 		s := models.NewStores(db)
 		org, other := newOrg(t, s, "Acme"), newOrg(t, s, "Other")
+		models.SetLineageReloadGap(db, 0)
 		_, ids := lineageSynth(t, s, org.ID, 300, 900, 6, 21)
 		lineageSynth(t, s, other.ID, 40, 90, 3, 22)
 
@@ -228,17 +230,25 @@ func TestLineageWalkerCopyFollowsEveryChange(t *testing.T) {
 
 // TestLineageWalkerCopyBounds holds the copies to DQS_LINEAGE_CACHE: a
 // graph larger than the bound is never copied (its walks read SQL), the
-// least recently used copy makes room for a new one, and 0 turns the
-// copies off.
+// least recently used copy makes room for a new one, a graph is not
+// reloaded before the gap after its last load (its walks read SQL
+// meanwhile), and 0 turns the copies off.
 func TestLineageWalkerCopyBounds(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
 		s := models.NewStores(db)
 		big, a, b := newOrg(t, s, "Big"), newOrg(t, s, "A"), newOrg(t, s, "B")
-		lineageSynth(t, s, big.ID, 300, 900, 6, 31) // 1,200 nodes and edges
-		lineageSynth(t, s, a.ID, 40, 90, 3, 32)     // 130
-		lineageSynth(t, s, b.ID, 100, 250, 4, 33)   // 350
+		bigMem, _ := lineageSynth(t, s, big.ID, 300, 900, 6, 31)
+		aMem, _ := lineageSynth(t, s, a.ID, 40, 90, 3, 32)
+		bMem, _ := lineageSynth(t, s, b.ID, 100, 250, 4, 33)
+		aSize, bSize := models.LineageGraphBytes(aMem.Graph(a.ID)), models.LineageGraphBytes(bMem.Graph(b.ID))
+		limit := aSize + bSize - 1 // one of a and b at a time
+		if models.LineageGraphBytes(bigMem.Graph(big.ID)) <= limit {
+			t.Fatal("the big graph fits the bound")
+		}
 
-		db.SetLineageCache(400)
+		db.SetLineageCache(limit)
+		models.SetLineageReloadGap(db, 0)
 		for range 2 {
 			if _, isCopy := walker(t, db, big.ID); isCopy {
 				t.Fatal("a graph larger than the cache was copied")
@@ -246,7 +256,7 @@ func TestLineageWalkerCopyBounds(t *testing.T) {
 			models.WaitLineageLoads(db)
 		}
 		copyOf(t, db, a.ID)
-		copyOf(t, db, b.ID) // 130 + 350 > 400: a goes
+		copyOf(t, db, b.ID)
 		if _, isCopy := walker(t, db, a.ID); isCopy {
 			t.Fatal("the least recently used copy was kept beyond the cache's bound")
 		}
@@ -255,6 +265,18 @@ func TestLineageWalkerCopyBounds(t *testing.T) {
 			t.Fatal("two copies held beyond the cache's bound")
 		}
 		copyOf(t, db, a.ID)
+
+		models.SetLineageReloadGap(db, time.Hour)
+		copyOf(t, db, b.ID)
+		if _, err := s.Lineage.EnsureNode(ctx, b.ID, lineage.TypeSource, "new", "new"); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if _, isCopy := walker(t, db, b.ID); isCopy {
+				t.Fatal("a copy older than a write was used")
+			}
+			models.WaitLineageLoads(db)
+		}
 
 		db.SetLineageCache(0)
 		if _, isCopy := walker(t, db, a.ID); isCopy {
