@@ -34,6 +34,9 @@
 // Student's t (a share's is not: its noise is known, and a slow decay must
 // be caught early).
 //
+// A flagged move is flagged once: a value at the level the series moved
+// to, all values since having stayed there, continues it.
+//
 // A series is silent until it has WarmUp points. docs/decisions.md
 // "Anomaly detection" has the thresholds and the evaluation.
 package anomaly

@@ -133,6 +133,15 @@ func Evaluate(history []Point, current Point, opt Options) Verdict {
 		// anomaly.
 		v.Anomalous = false
 	}
+	if v.Anomalous {
+		// Any series whose latest values are a flagged move and values
+		// that stayed where it moved: a value at that level continues the
+		// move, which was flagged once (after AdaptAfter values it is the
+		// new level: see regimeStart). One incident, one alert.
+		if m := movedTo(unconfirmed(history), b.Center); math.Abs(current.Value-m) < k*b.Spread {
+			v.Anomalous = false
+		}
+	}
 	if v.Anomalous && young && math.Abs(current.Value-old.Center) < k*old.Spread {
 		// Back at the old level while the new one is young: the change
 		// was undone, which is no anomaly.
@@ -241,6 +250,29 @@ func regimeStart(history []Point) int {
 		end = j
 	}
 	return 0
+}
+
+// movedTo is the level history moved to at its latest flagged values
+// when every value since stayed there (at least half the step from ref to
+// the first flagged one, on its side: see stayed): the median of the
+// flagged values and those after them. NaN when the latest values are no
+// such move.
+func movedTo(history []Point, ref float64) float64 {
+	i := len(history) - 1
+	for i >= 0 && history[i].State != Flagged {
+		i--
+	}
+	if i < 0 {
+		return math.NaN()
+	}
+	j := i
+	for j > 0 && history[j-1].State == Flagged && (history[j-1].Value-ref)*(history[i].Value-ref) > 0 {
+		j--
+	}
+	if after := history[i+1:]; stayed(after, history[j].Value, ref) < len(after) {
+		return math.NaN()
+	}
+	return median(values(history[j:]))
 }
 
 // stayed is how many trained values at the start of after stayed at least

@@ -3,6 +3,7 @@ package anomaly
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -268,5 +269,26 @@ func TestExplainFollowingTheLastValue(t *testing.T) {
 	text := Finding{Metric: "mean", Table: "prices", Column: "close", Verdict: v}.Explain()
 	if !v.Anomalous || !strings.Contains(text, "from where the last of them left the series") {
 		t.Fatalf("verdict %+v explained as %q", v, text)
+	}
+}
+
+// TestMoveIsFlaggedOnce: a level that jumps and stays there is flagged at
+// the jump only: the values after it are at the level it moved to (one
+// incident, one alert), and after AdaptAfter it is the new level. A
+// two-day spike is one alert too, and a later spike is flagged again.
+func TestMoveIsFlaggedOnce(t *testing.T) {
+	vals := noisy(31, 60, 100, 1)
+	for i := 40; i < len(vals); i++ {
+		vals[i] += 20
+	}
+	if got := flagged(Replay(daily(vals...), Options{Scale: Level})); !slices.Equal(got, []int{40}) {
+		t.Errorf("move: flagged %v, want [40]", got)
+	}
+	vals = noisy(32, 60, 100, 1)
+	vals[40] += 20
+	vals[41] += 20
+	vals[50] += 20
+	if got := flagged(Replay(daily(vals...), Options{Scale: Level})); !slices.Equal(got, []int{40, 50}) {
+		t.Errorf("two-day spike, then a spike: flagged %v, want [40 50]", got)
 	}
 }
