@@ -3,7 +3,9 @@ package models_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -285,6 +287,87 @@ func TestLineageWalkerCopyBounds(t *testing.T) {
 		models.WaitLineageLoads(db)
 		if _, isCopy := walker(t, db, a.ID); isCopy {
 			t.Fatal("a copy was loaded with the cache off")
+		}
+	})
+}
+
+// TestLineageWalkerReadsItsWrites races writers and walkers: a writer's
+// walk right after its write, on whatever store Walker gives (the copy or
+// SQL), sees the write; and when the writes stop, the copy loaded walks as
+// SQL does.
+func TestLineageWalkerReadsItsWrites(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		s := models.NewStores(db)
+		org := newOrg(t, s, "Acme")
+		models.SetLineageReloadGap(db, 0)
+		_, ids := lineageSynth(t, s, org.ID, 200, 500, 5, 41)
+		copyOf(t, db, org.ID)
+
+		const writers, writes = 3, 8
+		errc := make(chan error, writers)
+		done := make(chan struct{})
+		var readers sync.WaitGroup
+		for range 2 {
+			readers.Add(1)
+			go func() { // walkers meanwhile, to load and use copies
+				defer readers.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					st, err := s.Lineage.Walker(ctx, org.ID)
+					if err == nil {
+						_, err = (&lineage.Engine{Store: st}).Neighbourhood(ctx, org.ID, ids[0], lineage.DirBoth, 3)
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		for w := range writers {
+			go func() {
+				errc <- func() error {
+					for i := range writes {
+						from, err := s.Lineage.EnsureNode(ctx, org.ID, lineage.TypeSource, fmt.Sprintf("w%d-%d", w, i), "src")
+						if err != nil {
+							return err
+						}
+						if err := s.Lineage.EnsureEdge(ctx, org.ID, from.ID, ids[(w*writes+i)%len(ids)]); err != nil {
+							return err
+						}
+						st, err := s.Lineage.Walker(ctx, org.ID)
+						if err != nil {
+							return err
+						}
+						es, err := st.Neighbours(ctx, org.ID, []string{from.ID}, lineage.DirDownstream)
+						if err != nil {
+							return err
+						}
+						if len(es) != 1 {
+							_, isCopy := st.(*lineage.MemStore)
+							return fmt.Errorf("a walk right after a write saw %d of its 1 edge (on the copy: %v)", len(es), isCopy)
+						}
+					}
+					return nil
+				}()
+			}()
+		}
+		for range writers {
+			if err := <-errc; err != nil {
+				t.Error(err)
+			}
+		}
+		close(done)
+		readers.Wait()
+		models.WaitLineageLoads(db)
+		sameWalks(t, db, org.ID, copyOf(t, db, org.ID), ids, 5)
+		if n, e, err := s.Lineage.Counts(ctx, org.ID); err != nil || n != 200+writers*writes || e != 500+writers*writes {
+			t.Fatalf("counts %d nodes %d edges, %v", n, e, err)
 		}
 	})
 }
