@@ -100,7 +100,9 @@ func (s *Service) Feedback(ctx context.Context, orgID, userID, stepID string, he
 // proposed engine steps; a proposal equal to a step the pipeline already
 // has (same type, column, strategy and parameters, whatever its state) is
 // left out, so a re-analysis does not propose what was rejected again.
-// It returns the pipeline, nil when there was nothing to propose.
+// It returns the pipeline, nil when there was nothing to propose. Proposals
+// for one organisation are made one at a time, so two analyses of a file
+// finishing together share one pipeline.
 func (s *Service) Propose(ctx context.Context, orgID string, file *models.File, steps []models.CorrectionStep) (*models.Pipeline, error) {
 	if len(steps) == 0 {
 		return nil, nil
@@ -108,35 +110,41 @@ func (s *Service) Propose(ctx context.Context, orgID string, file *models.File, 
 	for i := range steps {
 		steps[i].ID, steps[i].Source, steps[i].Status = uuid.NewString(), models.StepSourceAuto, models.StepProposed
 	}
-	existing, err := s.Stores.Suggestions.InboxPipeline(ctx, orgID, file.ID)
+	var out *models.Pipeline
+	err := s.Stores.Suggestions.WithProposalLock(ctx, orgID, func(ctx context.Context) error {
+		existing, err := s.Stores.Suggestions.InboxPipeline(ctx, orgID, file.ID)
+		if err != nil {
+			return err
+		}
+		if existing == nil {
+			out = &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: file.ID,
+				Name: inboxName(file.FileName), Origin: models.OriginSuggestions}, Steps: fitting(nil, steps)}
+			return s.Stores.Corrections.Create(ctx, orgID, "", out)
+		}
+		out, err = s.Stores.Corrections.Edit(ctx, orgID, existing.ID, "", func(ctx context.Context, p *models.Pipeline) (string, error) {
+			var fresh []models.CorrectionStep
+			for _, st := range steps {
+				if !hasStep(p.Steps, st) {
+					fresh = append(fresh, st)
+				}
+			}
+			fresh = fitting(p.Steps, fresh)
+			p.Steps = append(p.Steps, fresh...)
+			n := len(fresh)
+			if n == 0 {
+				return "", errNothingToDo
+			}
+			return fmt.Sprintf("%d step(s) suggested", n), nil
+		})
+		if errors.Is(err, errNothingToDo) {
+			out, err = existing, nil
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if existing == nil {
-		steps = fitting(nil, steps)
-		p := &models.Pipeline{CorrectionPipeline: models.CorrectionPipeline{ID: uuid.NewString(), FileID: file.ID,
-			Name: inboxName(file.FileName), Origin: models.OriginSuggestions}, Steps: steps}
-		return p, s.Stores.Corrections.Create(ctx, orgID, "", p)
-	}
-	p, err := s.Stores.Corrections.Edit(ctx, orgID, existing.ID, "", func(ctx context.Context, p *models.Pipeline) (string, error) {
-		var fresh []models.CorrectionStep
-		for _, st := range steps {
-			if !hasStep(p.Steps, st) {
-				fresh = append(fresh, st)
-			}
-		}
-		fresh = fitting(p.Steps, fresh)
-		p.Steps = append(p.Steps, fresh...)
-		n := len(fresh)
-		if n == 0 {
-			return "", errNothingToDo
-		}
-		return fmt.Sprintf("%d step(s) suggested", n), nil
-	})
-	if errors.Is(err, errNothingToDo) {
-		return existing, nil
-	}
-	return p, err
+	return out, nil
 }
 
 // fitting returns the first of steps that fit beside held within the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dqs/dqs/correctionsvc"
@@ -72,4 +73,57 @@ func TestProposeKeepsWhatFits(t *testing.T) {
 	if err != nil || p3.Version != p2.Version {
 		t.Fatalf("third proposal = version %d (was %d), %v", p3.Version, p2.Version, err)
 	}
+}
+
+// Analyses of one file finishing together propose into one inbox: each
+// finds or creates the pipeline under the organisation's lock, so there is
+// one suggestions pipeline holding every proposal.
+func TestConcurrentProposalsShareOneInbox(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		stores := models.NewStores(db)
+		org := &models.Organization{Name: "Acme"}
+		if err := stores.Orgs.Create(ctx, org); err != nil {
+			t.Fatal(err)
+		}
+		svc := correctionsvc.Service{Stores: stores}
+		file := &models.File{ID: 9, FileName: "orders.csv"}
+		const analyses = 4
+		if db.Dialect == models.Postgres {
+			// Open a connection for each analysis first, so that none
+			// finishes while the next is still connecting.
+			var warm sync.WaitGroup
+			for range analyses {
+				warm.Add(1)
+				go func() { defer warm.Done(); db.Gorm.Exec("SELECT pg_sleep(0.05)") }()
+			}
+			warm.Wait()
+		}
+		errc := make(chan error, analyses)
+		start := make(chan struct{})
+		for i := range analyses {
+			go func() {
+				<-start
+				_, err := svc.Propose(ctx, org.ID, file, []models.CorrectionStep{engineStep(fmt.Sprint("c", i), 100)})
+				errc <- err
+			}()
+		}
+		close(start)
+		for range analyses {
+			if err := <-errc; err != nil {
+				t.Fatal(err)
+			}
+		}
+		var pipes []models.CorrectionPipeline
+		if err := db.Gorm.Where("org_id = ? AND file_id = ? AND origin = ?", org.ID, file.ID, models.OriginSuggestions).Find(&pipes).Error; err != nil {
+			t.Fatal(err)
+		}
+		if len(pipes) != 1 {
+			t.Fatalf("%d suggestions pipelines for one file, want 1", len(pipes))
+		}
+		p, err := stores.Suggestions.InboxPipeline(ctx, org.ID, file.ID)
+		if err != nil || len(p.Steps) != analyses {
+			t.Fatalf("inbox = %v steps, %v; want the %d proposals", p, err, analyses)
+		}
+	})
 }

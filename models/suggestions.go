@@ -123,6 +123,20 @@ func (s Suggestions) EngineStep(ctx context.Context, orgID, id string) (*Correct
 	return &st, err
 }
 
+// WithProposalLock runs fn in a transaction holding the organisation's
+// lock (PostgreSQL; SQLite transactions hold the write lock), so that two
+// analyses proposing fixes for one file at once find or create one
+// suggestions pipeline between them (InboxPipeline, then Corrections.Create
+// or Edit, all with fn's context).
+func (s Suggestions) WithProposalLock(ctx context.Context, orgID string, fn func(ctx context.Context) error) error {
+	return s.db.WithTx(ctx, func(ctx context.Context) error {
+		if err := s.db.lockOrg(ctx, orgID); err != nil {
+			return err
+		}
+		return fn(ctx)
+	})
+}
+
 // InboxPipeline returns the pipeline the suggesters keep for file fileID
 // (the newest, should there be more), nil when there is none.
 func (s Suggestions) InboxPipeline(ctx context.Context, orgID string, fileID int64) (*Pipeline, error) {
