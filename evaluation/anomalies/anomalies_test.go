@@ -251,3 +251,44 @@ func TestEvaluateSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestRealWorldTargets: the real-world suite is judged against the plain
+// z-score (most of its recall, half its false alerts at most) and against
+// the peers' (at least its recall, at most its false alerts); missing any
+// of the four fails the report.
+func TestRealWorldTargets(t *testing.T) {
+	synthetic := &Suite{tallies: map[cell]*Tally{
+		{Overall, Detectors[0].Name, anomaly.Medium}: {Anomalies: 10, Detected: 10, Judged: 1000, Delays: []int{0}},
+	}}
+	// tally is a real-world overall row: detected of 100 anomalies and
+	// false alerts over 10,000 judged points.
+	tally := func(detected, false int) *Tally {
+		return &Tally{Anomalies: 100, Detected: detected, False: false, Judged: 10_000}
+	}
+	report := func(ours, plain, peers *Tally) *Report {
+		return &Report{Synthetic: synthetic, Real: &Suite{tallies: map[cell]*Tally{
+			{Overall, Detectors[0].Name, anomaly.Medium}: ours,
+			{Overall, PlainZ, anomaly.Medium}:            plain,
+			{Overall, PeersZ, anomaly.Medium}:            peers,
+		}}}
+	}
+	for _, c := range []struct {
+		name              string
+		ours, plain, peer *Tally
+		wantMissing       string
+	}{
+		{"met", tally(64, 33), tally(68, 138), tally(58, 43), ""},
+		{"recall below 80% of the plain z-score's", tally(60, 30), tally(80, 138), tally(58, 43), "below 80% of the plain"},
+		{"false alerts above half the plain z-score's", tally(64, 70), tally(68, 138), tally(58, 80), "above 50% of the plain"},
+		{"recall below the peers' z-score's", tally(57, 30), tally(68, 138), tally(58, 43), "below the peers'"},
+		{"false alerts above the peers' z-score's", tally(64, 44), tally(68, 138), tally(58, 43), "above the peers'"},
+	} {
+		f := report(c.ours, c.plain, c.peer).Failures()
+		switch {
+		case c.wantMissing == "" && len(f) != 0:
+			t.Errorf("%s: failures %q", c.name, f)
+		case c.wantMissing != "" && (len(f) != 1 || !strings.Contains(f[0], c.wantMissing)):
+			t.Errorf("%s: failures %q, want one saying %q", c.name, f, c.wantMissing)
+		}
+	}
+}

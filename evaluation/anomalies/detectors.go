@@ -35,9 +35,9 @@ var Detectors = []Detector{
 	// lone outlier among n values can never score above (n-1)/√n (5.3
 	// for 30 values, under 3 for 10 or fewer): it hides in its own
 	// baseline. Past incidents stay in the window too.
-	{"zscore", func(s Series, sens anomaly.Sensitivity) []bool { return zscore(s, sens, true) }},
+	{PeersZ, func(s Series, sens anomaly.Sensitivity) []bool { return zscore(s, sens, true) }},
 	// The same without the value under test: the fair textbook version.
-	{"zscore-excl", func(s Series, sens anomaly.Sensitivity) []bool { return zscore(s, sens, false) }},
+	{PlainZ, func(s Series, sens anomaly.Sensitivity) []bool { return zscore(s, sens, false) }},
 }
 
 // ours replays the series through the detector, as scans would.

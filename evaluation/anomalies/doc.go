@@ -35,9 +35,12 @@
 //
 // Targets (report.go), at medium: on the synthetic suite, recall,
 // precision, false alerts per 100 scans and median delay, pooled over
-// every kind; on the real-world suite, against zscore on the same series,
-// a recall of at least RealRecallShare (80%) of zscore's with at most
-// RealFalseShare (50%) of its false alerts per 100 points.
+// every kind; on the real-world suite, against the plain z-score
+// (zscore-excl, each point judged on the points before it) on the same
+// series, a recall of at least RealRecallShare (80%) of its recall with at
+// most RealFalseShare (50%) of its false alerts per 100 points, and against
+// the peers' z-score (zscore, window holding the value) at least its recall
+// with at most its false alerts.
 //
 // TestDiagnoseRealWorld explains the real-world table (per source: how
 // much each value says of the next, the windows each detector caught per

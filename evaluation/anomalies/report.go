@@ -22,10 +22,17 @@ const (
 
 // On the real-world suite our detector must keep most of the plain
 // z-score's recall (RealRecallShare of it) with a fraction of its false
-// alarms (RealFalseShare of them), at medium.
+// alarms (RealFalseShare of them), at medium. The plain z-score is the
+// textbook one, judging each point on the window before it (PlainZ): the
+// protocol of the whole suite and of `dqs anomalies`, where no point is
+// judged on itself. Against the peers' variant (PeersZ, whose window holds
+// the value under test and so caps every score and hides outliers in their
+// own baseline) our detector must do at least as well on both counts.
 const (
 	RealRecallShare = 0.8
 	RealFalseShare  = 0.5
+	PlainZ          = "zscore-excl"
+	PeersZ          = "zscore"
 )
 
 // Overall is the row pooling every other.
@@ -208,9 +215,11 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "Real-world series: skipped: %s\n", r.Skipped)
 		return
 	}
-	z := r.Real.Tally(Overall, "zscore", anomaly.Medium)
-	fmt.Fprintf(w, "Target for dqs at medium: at least %.0f%% of zscore's recall with at most %.0f%% of its false alerts per 100 points (here: recall ≥ %.3f, false/100 ≤ %.2f).\n",
-		100*RealRecallShare, 100*RealFalseShare, RealRecallShare*z.Recall(), RealFalseShare*z.FalsePer100())
+	plain := r.Real.Tally(Overall, PlainZ, anomaly.Medium)
+	peers := r.Real.Tally(Overall, PeersZ, anomaly.Medium)
+	fmt.Fprintf(w, "Targets for dqs at medium: at least %.0f%% of the plain z-score's (%s) recall with at most %.0f%% of its false alerts per 100 points (here: recall ≥ %.3f, false/100 ≤ %.2f), and at least the recall with at most the false alerts of the peers' z-score (%s: recall ≥ %.3f, false/100 ≤ %.2f).\n",
+		100*RealRecallShare, PlainZ, 100*RealFalseShare, RealRecallShare*plain.Recall(), RealFalseShare*plain.FalsePer100(),
+		PeersZ, peers.Recall(), peers.FalsePer100())
 	r.Real.Print(w)
 }
 
@@ -229,11 +238,15 @@ func (r *Report) Failures() []string {
 	check(ours.Delay(0.5) <= TargetDelay, "median delay %s scans at medium, above %d", num(ours.Delay(0.5), 0), TargetDelay)
 	check(len(r.Synthetic.Crashes)+len(r.Short) == 0, "%d crashes", len(r.Synthetic.Crashes)+len(r.Short))
 	if r.Real != nil {
-		ours, z := r.Real.Tally(Overall, Detectors[0].Name, anomaly.Medium), r.Real.Tally(Overall, "zscore", anomaly.Medium)
-		check(ours.Recall() >= RealRecallShare*z.Recall(), "real-world recall %.3f at medium, below %.0f%% of zscore's %.3f",
-			ours.Recall(), 100*RealRecallShare, z.Recall())
-		check(ours.FalsePer100() <= RealFalseShare*z.FalsePer100(), "real-world %.2f false alerts per 100 points at medium, above %.0f%% of zscore's %.2f",
-			ours.FalsePer100(), 100*RealFalseShare, z.FalsePer100())
+		ours := r.Real.Tally(Overall, Detectors[0].Name, anomaly.Medium)
+		plain, peers := r.Real.Tally(Overall, PlainZ, anomaly.Medium), r.Real.Tally(Overall, PeersZ, anomaly.Medium)
+		check(ours.Recall() >= RealRecallShare*plain.Recall(), "real-world recall %.3f at medium, below %.0f%% of the plain z-score's %.3f",
+			ours.Recall(), 100*RealRecallShare, plain.Recall())
+		check(ours.FalsePer100() <= RealFalseShare*plain.FalsePer100(), "real-world %.2f false alerts per 100 points at medium, above %.0f%% of the plain z-score's %.2f",
+			ours.FalsePer100(), 100*RealFalseShare, plain.FalsePer100())
+		check(ours.Recall() >= peers.Recall(), "real-world recall %.3f at medium, below the peers' z-score's %.3f", ours.Recall(), peers.Recall())
+		check(ours.FalsePer100() <= peers.FalsePer100(), "real-world %.2f false alerts per 100 points at medium, above the peers' z-score's %.2f",
+			ours.FalsePer100(), peers.FalsePer100())
 		check(len(r.Real.Crashes) == 0, "%d crashes on real-world series", len(r.Real.Crashes))
 	}
 	return out
