@@ -307,3 +307,43 @@ func TestScanOneAtATime(t *testing.T) {
 	}
 	env.Must(202, "POST", base+"/scan", user.Access, nil)
 }
+
+// TestScanSampledPostgresSource: a source set to profile_mode sampled
+// counts a large table's rows exactly and estimates its nulls from the
+// sample (saying so); set back to exact, the next scan counts them.
+func TestScanSampledPostgresSource(t *testing.T) {
+	pg := newPGSchema(t)
+	pg.exec(`CREATE TABLE $S.events (id int, note text)`)
+	pg.exec(`INSERT INTO $S.events SELECT g, CASE WHEN random() < 0.25 THEN NULL ELSE 'n' || g END FROM generate_series(1, 250000) g`)
+	pg.exec(`ANALYZE $S.events`)
+	exact := pg.query(`SELECT count(*) FILTER (WHERE note IS NULL)::float8 FROM $S.events`)
+	body := map[string]any{"name": "big", "type": "postgresql", "config": map[string]any{"schema": pg.schema, "profile_mode": "sampled"}, "credentials": pg.creds}
+	env := servicetest.Start(t, servicetest.Options{Configure: allowLoopback})
+	user := env.Register(servicetest.Unique("scansampled"))
+	src := env.Must(201, "POST", "/api/v1/sources", user.Access, body).Data()
+	if cfg := src["config"].(map[string]any); cfg["profile_mode"] != "sampled" || cfg["schema"] != pg.schema {
+		t.Fatalf("config = %v", cfg)
+	}
+	base := fmt.Sprintf("/api/v1/sources/%v", src["id"])
+	note := func() map[string]any {
+		t.Helper()
+		id := env.Must(202, "POST", base+"/scan", user.Access, nil).Data()["scan_id"].(string)
+		if scan := waitJob(t, env, user.Access, base+"/scans/"+id); scan["status"] != "completed" || scan["rows_read"] != float64(250000) {
+			t.Fatalf("scan = %v", scan)
+		}
+		return columnOf(t, profileOf(t, env, user.Access, base+"/scans/"+id, "events"), "note")
+	}
+
+	c := note()
+	nulls := c["nulls"].(float64)
+	if !strings.Contains(fmt.Sprint(c["estimated"]), "nulls") || math.Abs(nulls-exact) > 0.1*exact {
+		t.Fatalf("sampled note = %v, want about %v nulls, estimated", c, exact)
+	}
+	env.Must(200, "PATCH", base, user.Access, map[string]any{"config": map[string]any{"schema": pg.schema, "profile_mode": "exact"}})
+	if c := note(); c["nulls"] != exact || strings.Contains(fmt.Sprint(c["estimated"]), "nulls") {
+		t.Fatalf("exact note = %v, want exactly %v nulls", c, exact)
+	}
+	if cfg := env.Must(200, "GET", base, user.Access, nil).Data()["config"].(map[string]any); cfg["profile_mode"] != nil {
+		t.Fatalf("config after setting exact = %v, want the default (no profile_mode)", cfg)
+	}
+}

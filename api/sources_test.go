@@ -189,7 +189,10 @@ func TestSourceConnectionFailuresAreResultsNotErrors(t *testing.T) {
 }
 
 func TestSourceSettingsAreChecked(t *testing.T) {
-	env := servicetest.Start(t, servicetest.Options{}) // the cluster default: no loopback for sources
+	// The cluster default: no loopback for sources. Every case below is
+	// also sent to test-connection, more than the default jobs limit a
+	// minute allows.
+	env := servicetest.Start(t, servicetest.Options{Configure: func(c *config.Config) { c.Limits.Jobs.Limit = 1000 }})
 	user := env.Register(servicetest.Unique("srcbad"))
 	pg := func(host string, extra ...any) map[string]any {
 		c := map[string]any{"host": host, "database": "sales", "username": "reader", "password": sourceSecret}
@@ -215,6 +218,9 @@ func TestSourceSettingsAreChecked(t *testing.T) {
 		{"port not a number", pg("93.184.216.34", "port", "five"), "port"},
 		{"unknown config", map[string]any{"name": "x", "type": "postgresql", "credentials": pg("93.184.216.34")["credentials"], "config": map[string]any{"shema": "sales"}}, "shema"},
 		{"schema on a bucket", map[string]any{"name": "x", "type": "s3", "credentials": map[string]any{"bucket": "b"}, "config": map[string]any{"schema": "s"}}, "schema"},
+		{"unknown profile mode", map[string]any{"name": "x", "type": "postgresql", "credentials": pg("93.184.216.34")["credentials"], "config": map[string]any{"profile_mode": "fast"}}, "exact or sampled"},
+		{"profile mode not a string", map[string]any{"name": "x", "type": "postgresql", "credentials": pg("93.184.216.34")["credentials"], "config": map[string]any{"profile_mode": true}}, "profile_mode must be a string"},
+		{"profile mode on a bucket", map[string]any{"name": "x", "type": "s3", "credentials": map[string]any{"bucket": "b"}, "config": map[string]any{"profile_mode": "sampled"}}, "profile_mode"},
 		{"loopback database", pg("127.0.0.1"), "network policy"},
 		{"localhost database", pg("localhost"), "network policy"},
 		{"private database", pg("10.1.2.3"), "network policy"},

@@ -78,6 +78,16 @@ type Options struct {
 	// read a whole table (or sample it) and may take far longer than a
 	// call to the catalogue; zero is DefaultProfileTimeout.
 	ProfileTimeout time.Duration
+	// SampledProfile makes a table source's Profile read the whole table
+	// only to count its rows, and take every other figure (nulls, blanks,
+	// min and max included) from its sample, scaled to the table's rows
+	// where it is a count, and named in ColumnMetrics.Estimated: a profile
+	// then costs little more than a count(*), or bytes of a sample in a
+	// warehouse that bills bytes scanned. A table no larger than the sample
+	// is read whole and its figures stay exact. Source config
+	// "profile_mode": "sampled"; the default, "exact", counts nulls,
+	// blanks and extremes over every row.
+	SampledProfile bool
 }
 
 // DefaultTimeout bounds one call to a source when Options.Timeout is zero.

@@ -40,7 +40,20 @@ type Config struct {
 	// Schema is the database schema of a table source (default public for
 	// postgresql); object stores have none.
 	Schema string `json:"schema,omitempty"`
+	// ProfileMode is how a table source's scans profile a table:
+	// ProfileExact (the default, also when empty) or ProfileSampled
+	// (connectors.Options.SampledProfile); object stores have none.
+	ProfileMode string `json:"profile_mode,omitempty"`
 }
+
+// Profile modes of a table source (Config.ProfileMode).
+const (
+	ProfileExact   = "exact"
+	ProfileSampled = "sampled"
+)
+
+// Sampled reports whether the source's tables are profiled from samples.
+func (c Config) Sampled() bool { return c.ProfileMode == ProfileSampled }
 
 // Settings are what a user gives to connect a source.
 type Settings struct {
@@ -90,8 +103,9 @@ func ParseCredentials(raw json.RawMessage) (map[string]*string, error) {
 	return out, nil
 }
 
-// ParseConfig reads a config object; keys other than schema are refused
-// so that a misspelt setting does not pass unnoticed.
+// ParseConfig reads a config object; keys other than schema and
+// profile_mode are refused so that a misspelt setting does not pass
+// unnoticed.
 func ParseConfig(raw json.RawMessage) (Config, error) {
 	var c Config
 	if len(raw) == 0 || string(raw) == "null" {
@@ -102,16 +116,32 @@ func ParseConfig(raw json.RawMessage) (Config, error) {
 		return c, errs.BadRequest("config must be a JSON object")
 	}
 	for k, v := range m {
-		if k != "schema" {
-			return c, errs.BadRequest("config.%s is not a setting; config takes schema", clipKey(k))
+		var field *string
+		switch k {
+		case "schema":
+			field = &c.Schema
+		case "profile_mode":
+			field = &c.ProfileMode
+		default:
+			return c, errs.BadRequest("config.%s is not a setting; config takes schema and profile_mode", clipKey(k))
 		}
-		if err := json.Unmarshal(v, &c.Schema); err != nil {
-			return c, errs.BadRequest("config.schema must be a string")
+		if string(v) == "null" {
+			continue
+		}
+		if err := json.Unmarshal(v, field); err != nil {
+			return c, errs.BadRequest("config.%s must be a string", k)
 		}
 	}
 	c.Schema = strings.TrimSpace(c.Schema)
 	if len(c.Schema) > 128 {
 		return c, errs.BadRequest("config.schema is longer than 128 bytes")
+	}
+	switch c.ProfileMode {
+	case "", ProfileExact:
+		c.ProfileMode = "" // the default is stored as no setting
+	case ProfileSampled:
+	default:
+		return c, errs.BadRequest("config.profile_mode must be %s or %s", ProfileExact, ProfileSampled)
 	}
 	return c, nil
 }
@@ -192,6 +222,9 @@ func (s Settings) Check() error {
 	}
 	if s.Config.Schema != "" && connectors.IsObjectStore(s.Type) {
 		return errs.BadRequest("config.schema applies to database and warehouse sources, not to %s", s.Type)
+	}
+	if s.Config.ProfileMode != "" && connectors.IsObjectStore(s.Type) {
+		return errs.BadRequest("config.profile_mode applies to database and warehouse sources, not to %s (objects are read whole)", s.Type)
 	}
 	return nil
 }

@@ -232,7 +232,7 @@ func (s *Service) seal(orgID string, id int64, c connectors.Credentials) (string
 // Open connects to a source with the given settings, every connection
 // through the network guard.
 func (s *Service) Open(ctx context.Context, st Settings) (connectors.Connector, error) {
-	opts := connectors.Options{Credentials: st.Credentials, Schema: st.Config.Schema, Dialer: s.Guard, Timeout: s.Timeout}
+	opts := connectors.Options{Credentials: st.Credentials, Schema: st.Config.Schema, SampledProfile: st.Config.Sampled(), Dialer: s.Guard, Timeout: s.Timeout}
 	var c connectors.Connector
 	var err error
 	switch st.Type {

@@ -27,12 +27,12 @@ func TestVerdict(t *testing.T) {
 		prefix  string
 		contain string
 	}{
-		{2.5, 30 << 10, 0, "verdict: PASS", "target <= 3x: met"},
-		{3.5, 30 << 10, 0, "verdict: MISS", "target <= 3x: missed"},
-		{2.5, 70 << 10, 0, "verdict: MISS", "peak RSS 70.0 MiB (target < 64 MiB: missed)"},
-		{1, -1, 10 << 20, "verdict: PASS", "peak Go heap 10.0 MiB"},
+		{2.5, 30 << 10, 0, "verdict (exact mode): PASS", "target <= 3x: met"},
+		{3.5, 30 << 10, 0, "verdict (exact mode): MISS", "target <= 3x: missed"},
+		{2.5, 70 << 10, 0, "verdict (exact mode): MISS", "peak RSS 70.0 MiB (target < 64 MiB: missed)"},
+		{1, -1, 10 << 20, "verdict (exact mode): PASS", "peak Go heap 10.0 MiB"},
 	} {
-		v := verdict(c.ratio, c.rssKiB, c.heap)
+		v := verdict("exact mode", c.ratio, c.rssKiB, c.heap)
 		if !strings.HasPrefix(v, c.prefix) || !strings.Contains(v, c.contain) || strings.Contains(v, "\n") {
 			t.Errorf("verdict(%v, %d, %d) = %q, want one line starting %q holding %q", c.ratio, c.rssKiB, c.heap, v, c.prefix, c.contain)
 		}

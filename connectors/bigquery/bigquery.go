@@ -18,6 +18,60 @@
 // never counting. Profile reads the table's schema with tables.get (a
 // metadata call, not a query) and sends one aggregate query
 // (TableProfile.Queries is 1); Sample sends one query.
+//
+// # Sampled profile
+//
+// With Options.SampledProfile (source config "profile_mode": "sampled")
+// Profile of a table reads the whole table only to count its rows, in at
+// most two aggregate queries (sqlprofile.Run):
+//
+//  1. SELECT COUNT(*) FROM `p`.`d`.`t`: the exact row count, which
+//     BigQuery answers from the table's metadata (no bytes billed).
+//  2. A table of at most sqlprofile.SampleRows(columns) rows (100,000;
+//     fewer past 20 columns, so that a sample holds about 2,000,000
+//     values) gets the exact aggregate query above: figures exact,
+//     ColumnMetrics.Estimated empty. A larger one gets the same query over
+//     a block sample of about that many rows, SELECT COUNT(*) AS m0, ...
+//     FROM `p`.`d`.`t` TABLESAMPLE SYSTEM (0.811 PERCENT), the percentage
+//     100·target/rows rounded up to three significant digits, a literal
+//     the connector computes (identifiers stay quoted, formats stay query
+//     parameters). Its COUNT(*) counts the sampled rows, and it counts
+//     each column's distinct values over the sample exactly
+//     (COUNT(DISTINCT c)) instead of APPROX_COUNT_DISTINCT.
+//  3. Only should the sample hold no rows (BigQuery documents that a
+//     share above zero of a non-empty table always returns some): the
+//     exact query, a third.
+//
+// TableProfile.Queries counts them (2, or 3). A view, a materialized view,
+// a snapshot or an external table is profiled exactly in one query, as
+// without the option: TABLESAMPLE samples only a table's storage blocks,
+// and COUNT(*) of a view reads it whole.
+//
+// Precision of a sampled profile. Rows are exact. Every other figure comes
+// from the sample and is named in ColumnMetrics.Estimated (nulls, empty
+// for text, distinct, min, max, mean, stddev, median, quantiles,
+// format_conformance, those that are set): nulls and blanks are the
+// sample's counts scaled to the table, round(sampled·rows/sampled rows);
+// min and max are the sample's values (the table's min is at most the
+// reported one, its max at least: an extreme is found only if its block is
+// read); mean, stddev, median, quantiles and the format share (a share
+// needs no scaling) are the sample's. BigQuery samples whole storage
+// blocks of about 1 GB, not rows: the bytes billed are those of the blocks
+// read, and the sample's precision is that of the number of blocks read,
+// rows of a block having usually been loaded together (a block of a table
+// loaded day by day holds a few days). A table of a single block (under
+// about 1 GB) is read whole by its sample and its figures are then exact
+// (the sample counted every row; nothing is Estimated), at the cost of
+// the whole table's bytes; a larger table's sample holds whole blocks, so
+// its size varies around the target. Distinct is estimated from the
+// sample's exact distinct count by sqlprofile.EstimateDistinct (a column
+// unique in the sample is reported unique; one whose values all recur
+// keeps the sample's count; in between, the estimate for values of equal
+// frequencies): good for keys and for columns of few values, it
+// under-estimates skewed columns (rare values are missed) and columns whose
+// equal values are stored together, possibly by the factor rows/sampled
+// rows, and over-estimates a column whose values recur too rarely for the
+// sample to hold a repeat.
 package bigquery
 
 import (
@@ -48,8 +102,11 @@ type Source struct {
 	timeout time.Duration
 	// readTimeout bounds Profile and Sample (Options.ProfileTimeout).
 	readTimeout time.Duration
-	secret      string
-	transport   *http.Transport
+	// sampled: Profile counts a table's rows and samples the rest
+	// (Options.SampledProfile).
+	sampled   bool
+	secret    string
+	transport *http.Transport
 }
 
 var _ connectors.TableSource = (*Source)(nil)
@@ -86,7 +143,7 @@ func open(ctx context.Context, opts connectors.Options, endpoint string) (*Sourc
 		return nil, fmt.Errorf("%w: bigquery service_account_json must be a service account key file (JSON with \"type\": \"service_account\")", connectors.ErrInvalid)
 	}
 	timeout := opts.CallTimeout()
-	s := &Source{project: project, dataset: dataset, timeout: timeout, readTimeout: opts.ProfileCallTimeout(), secret: saJSON}
+	s := &Source{project: project, dataset: dataset, timeout: timeout, readTimeout: opts.ProfileCallTimeout(), sampled: opts.SampledProfile, secret: saJSON}
 
 	var base http.RoundTripper
 	base, s.transport = connectors.HTTPBase(opts.HTTPClient, func() *http.Transport {

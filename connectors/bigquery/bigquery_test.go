@@ -63,6 +63,10 @@ type fake struct {
 	// profileRow answers a profile query.
 	profileRow []any
 	sampleRows [][]any
+	// count answers a sampled profile's row count (SELECT COUNT(*) FROM
+	// t), sampledRow its aggregate query over a sample (TABLESAMPLE).
+	count      int64
+	sampledRow []any
 }
 
 type fakeTable struct {
@@ -81,6 +85,7 @@ func newFake(t *testing.T) *fake {
 		}},
 		"slow": {rows: 1, typ: "TABLE", fields: []map[string]string{{"name": "id", "type": "INTEGER"}}},
 	}}
+	f.tables["people_view"] = fakeTable{rows: 0, typ: "VIEW", fields: f.tables["people"].fields}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -177,12 +182,18 @@ func (f *fake) answer(w http.ResponseWriter, r *http.Request, q query) {
 			{"people", int64(4), int64(1234), int64(1)},
 			{"a_view", int64(0), int64(0), int64(2)},
 		})
+	case strings.HasPrefix(q.SQL, "SELECT COUNT(*) FROM "):
+		queryResult(w, []string{"f0_"}, [][]any{{f.count}})
 	case strings.HasPrefix(q.SQL, "SELECT COUNT(*)"):
-		names := make([]string, len(f.profileRow))
+		row := f.profileRow
+		if strings.Contains(q.SQL, " TABLESAMPLE ") {
+			row = f.sampledRow
+		}
+		names := make([]string, len(row))
 		for i := range names {
 			names[i] = fmt.Sprintf("m%d", i)
 		}
-		queryResult(w, names, [][]any{f.profileRow})
+		queryResult(w, names, [][]any{row})
 	case strings.Contains(q.SQL, "ORDER BY RAND()"):
 		queryResult(w, []string{"id", "name", "active", "created"}, f.sampleRows)
 	default:
@@ -276,12 +287,18 @@ func (f *fake) sent() []query {
 }
 
 func openFake(t *testing.T, f *fake, kid string) (*Source, *connectortest.CountingDialer) {
+	return openFakeWith(t, f, kid, false)
+}
+
+// openFakeWith opens the fake, with Options.SampledProfile set to sampled.
+func openFakeWith(t *testing.T, f *fake, kid string, sampled bool) (*Source, *connectortest.CountingDialer) {
 	t.Helper()
 	d := &connectortest.CountingDialer{}
 	s, err := open(context.Background(), connectors.Options{
-		Credentials: connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": serviceAccount(t, kid)},
-		Dialer:      d,
-		Timeout:     10 * time.Second,
+		Credentials:    connectors.Credentials{"project_id": "proj", "dataset": "ds", "service_account_json": serviceAccount(t, kid)},
+		Dialer:         d,
+		Timeout:        10 * time.Second,
+		SampledProfile: sampled,
 	}, f.srv.URL+"/bigquery/v2/")
 	if err != nil {
 		t.Fatalf("open: %v", err)
@@ -313,19 +330,25 @@ func TestList(t *testing.T) {
 	}
 }
 
-func TestProfile(t *testing.T) {
-	f := newFake(t)
+// peopleRow is the profile query's row over table people (4 rows) with a
+// format for name.
+func peopleRow() []any {
 	qs := make([]float64, 101)
 	for i := range qs {
 		qs[i] = float64(i)
 	}
-	f.profileRow = []any{
+	return []any{
 		int64(4),                                                  // rows
 		int64(0), int64(4), "1", "4", 2.5, 1.2909944487358056, qs, // id
 		int64(1), int64(1), int64(2), "AB-1234", "CD-5678", int64(1), // name: nulls, empty, distinct, min, max, format
 		int64(0), int64(2), "false", "true", // active
 		int64(4), int64(0), nil, nil, // created: all null
 	}
+}
+
+func TestProfile(t *testing.T) {
+	f := newFake(t)
+	f.profileRow = peopleRow()
 	s, _ := openFake(t, f, "good")
 	p, err := s.Profile(context.Background(), "people", map[string]string{"name": `^[A-Z]{2}-[0-9]{4}$`})
 	if err != nil {

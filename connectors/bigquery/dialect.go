@@ -110,11 +110,23 @@ type param struct{ Name, Value string }
 // percentiles (APPROX_QUANTILES over 100 parts), and the number of
 // non-blank values matching the column's format. Items lists what each
 // select-list item is, in order.
-func profileQuery(t tableRef, cols []column, formats map[string]string) (sql string, items []sqlprofile.Item, params []param) {
+//
+// With pct below 100 (a sampled profile, sqlprofile.Run) the same query
+// reads a block sample of pct percent of the table, TABLESAMPLE SYSTEM
+// (pct PERCENT), its COUNT(*) then counting the sampled rows, and counts
+// the distinct values of the sample exactly (COUNT(DISTINCT)), which
+// sqlprofile.EstimateDistinct needs to tell a unique column from one of
+// values seen twice.
+func profileQuery(t tableRef, cols []column, formats map[string]string, pct float64) (sql string, items []sqlprofile.Item, params []param) {
 	var sel []string
 	add := func(col int, m sqlprofile.Metric, expr string) {
 		sel = append(sel, fmt.Sprintf("%s AS m%d", expr, len(sel)))
 		items = append(items, sqlprofile.Item{Col: col, Metric: m})
+	}
+	sampled := pct < 100
+	distinct := "APPROX_COUNT_DISTINCT(%s)"
+	if sampled {
+		distinct = "COUNT(DISTINCT %s)"
 	}
 	add(-1, sqlprofile.Rows, "COUNT(*)")
 	for i, c := range cols {
@@ -126,7 +138,7 @@ func profileQuery(t tableRef, cols []column, formats map[string]string) (sql str
 		switch c.Class {
 		case classText:
 			add(i, sqlprofile.Empty, fmt.Sprintf("COUNTIF(TRIM(%s) = '')", q))
-			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, fmt.Sprintf("MIN(IF(TRIM(%s) = '', NULL, %s))", q, q))
 			add(i, sqlprofile.Max, fmt.Sprintf("MAX(IF(TRIM(%s) = '', NULL, %s))", q, q))
 		case classNumeric:
@@ -134,18 +146,18 @@ func profileQuery(t tableRef, cols []column, formats map[string]string) (sql str
 			if c.Type == "FLOAT64" {
 				f = q
 			}
-			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, fmt.Sprintf("CAST(MIN(%s) AS STRING)", q))
 			add(i, sqlprofile.Max, fmt.Sprintf("CAST(MAX(%s) AS STRING)", q))
 			add(i, sqlprofile.Mean, fmt.Sprintf("AVG(%s)", f))
 			add(i, sqlprofile.StdDev, fmt.Sprintf("STDDEV_SAMP(%s)", f))
 			add(i, sqlprofile.Percentiles, fmt.Sprintf("APPROX_QUANTILES(%s, 100)", f))
 		case classBool, classOrdered:
-			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, fmt.Sprintf("CAST(MIN(%s) AS STRING)", q))
 			add(i, sqlprofile.Max, fmt.Sprintf("CAST(MAX(%s) AS STRING)", q))
 		case classBytes:
-			add(i, sqlprofile.Distinct, fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, fmt.Sprintf("TO_BASE64(MIN(%s))", q))
 			add(i, sqlprofile.Max, fmt.Sprintf("TO_BASE64(MAX(%s))", q))
 		}
@@ -157,7 +169,17 @@ func profileQuery(t tableRef, cols []column, formats map[string]string) (sql str
 		}
 	}
 	sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + t.sql()
+	if sampled {
+		sql += " TABLESAMPLE SYSTEM (" + sqlprofile.PercentLiteral(pct) + " PERCENT)"
+	}
 	return sql, items, params
+}
+
+// countQuery is the first query of a sampled profile: the table's exact
+// row count, which BigQuery answers from the table's metadata (no bytes
+// billed).
+func countQuery(t tableRef) string {
+	return "SELECT COUNT(*) FROM " + t.sql()
 }
 
 // anchored makes REGEXP_CONTAINS, which finds a match anywhere, test the

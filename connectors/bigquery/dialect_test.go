@@ -15,7 +15,7 @@ var goldenCols = []column{
 }
 
 func TestProfileQueryGolden(t *testing.T) {
-	sql, items, params := profileQuery(tableRef{"proj", "ds", "people"}, goldenCols, map[string]string{"name": `^[A-Z]{2}-[0-9]{4}$`, "missing": "x"})
+	sql, items, params := profileQuery(tableRef{"proj", "ds", "people"}, goldenCols, map[string]string{"name": `^[A-Z]{2}-[0-9]{4}$`, "missing": "x"}, 100)
 	want := "SELECT COUNT(*) AS m0, " +
 		"COUNTIF(`id` IS NULL) AS m1, APPROX_COUNT_DISTINCT(`id`) AS m2, CAST(MIN(`id`) AS STRING) AS m3, CAST(MAX(`id`) AS STRING) AS m4, " +
 		"AVG(CAST(`id` AS FLOAT64)) AS m5, STDDEV_SAMP(CAST(`id` AS FLOAT64)) AS m6, APPROX_QUANTILES(CAST(`id` AS FLOAT64), 100) AS m7, " +
@@ -47,7 +47,7 @@ func TestFloatAndOtherColumns(t *testing.T) {
 		{Name: "geo", Type: "GEOGRAPHY", Class: classOther},
 		{Name: "b", Type: "BYTES", Class: classBytes},
 	}
-	sql, _, params := profileQuery(tableRef{"p", "d", "t"}, cols, map[string]string{"geo": "x", "b": "y"})
+	sql, _, params := profileQuery(tableRef{"p", "d", "t"}, cols, map[string]string{"geo": "x", "b": "y"}, 100)
 	want := "SELECT COUNT(*) AS m0, COUNTIF(`f` IS NULL) AS m1, APPROX_COUNT_DISTINCT(`f`) AS m2, CAST(MIN(`f`) AS STRING) AS m3, CAST(MAX(`f`) AS STRING) AS m4, " +
 		"AVG(`f`) AS m5, STDDEV_SAMP(`f`) AS m6, APPROX_QUANTILES(`f`, 100) AS m7, " +
 		"COUNTIF(`geo` IS NULL) AS m8, " +
@@ -76,7 +76,7 @@ func TestQuoteIdent(t *testing.T) {
 			t.Errorf("quoteIdent(%q) = %s, want %s", in, got, want)
 		}
 	}
-	sql, _, _ := profileQuery(tableRef{"p", "d", "t`x"}, []column{{Name: "a`b", Type: "STRING", Class: classText}}, nil)
+	sql, _, _ := profileQuery(tableRef{"p", "d", "t`x"}, []column{{Name: "a`b", Type: "STRING", Class: classText}}, nil, 100)
 	if !strings.Contains(sql, "COUNTIF(`a\\`b` IS NULL)") || !strings.HasSuffix(sql, "FROM `p`.`d`.`t\\`x`") {
 		t.Errorf("escaped SQL: %s", sql)
 	}
@@ -130,5 +130,27 @@ func TestClassify(t *testing.T) {
 		if typ != c.typ || cl != c.cl {
 			t.Errorf("classify(%s, %v) = %s, %v", c.in, c.repeated, typ, cl)
 		}
+	}
+}
+
+func TestSampledProfileQueryGolden(t *testing.T) {
+	sql, items, params := profileQuery(tableRef{"proj", "ds", "people"}, goldenCols, map[string]string{"name": "x"}, 0.811)
+	want := "SELECT COUNT(*) AS m0, " +
+		"COUNTIF(`id` IS NULL) AS m1, COUNT(DISTINCT `id`) AS m2, CAST(MIN(`id`) AS STRING) AS m3, CAST(MAX(`id`) AS STRING) AS m4, " +
+		"AVG(CAST(`id` AS FLOAT64)) AS m5, STDDEV_SAMP(CAST(`id` AS FLOAT64)) AS m6, APPROX_QUANTILES(CAST(`id` AS FLOAT64), 100) AS m7, " +
+		"COUNTIF(`name` IS NULL) AS m8, COUNTIF(TRIM(`name`) = '') AS m9, COUNT(DISTINCT `name`) AS m10, " +
+		"MIN(IF(TRIM(`name`) = '', NULL, `name`)) AS m11, MAX(IF(TRIM(`name`) = '', NULL, `name`)) AS m12, " +
+		"COUNTIF(TRIM(`name`) != '' AND REGEXP_CONTAINS(`name`, @p0)) AS m13, " +
+		"COUNTIF(`active` IS NULL) AS m14, COUNT(DISTINCT `active`) AS m15, CAST(MIN(`active`) AS STRING) AS m16, CAST(MAX(`active`) AS STRING) AS m17, " +
+		"COUNTIF(`created` IS NULL) AS m18, COUNT(DISTINCT `created`) AS m19, CAST(MIN(`created`) AS STRING) AS m20, CAST(MAX(`created`) AS STRING) AS m21 " +
+		"FROM `proj`.`ds`.`people` TABLESAMPLE SYSTEM (0.811 PERCENT)"
+	if sql != want {
+		t.Errorf("sampled profile SQL\n got %s\nwant %s", sql, want)
+	}
+	if len(items) != 22 || len(params) != 1 {
+		t.Errorf("%d items, %d params", len(items), len(params))
+	}
+	if got := countQuery(tableRef{"p", "d", "t`x"}); got != "SELECT COUNT(*) FROM `p`.`d`.`t\\`x`" {
+		t.Errorf("count SQL %s", got)
 	}
 }

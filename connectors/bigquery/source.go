@@ -79,38 +79,63 @@ func (s *Source) table(ctx, cctx context.Context, name string) ([]column, *bigqu
 }
 
 // Profile computes the table's column metrics in one aggregate query,
-// after reading its schema with tables.get.
+// after reading its schema with tables.get; in a sampled profile (Options.
+// SampledProfile) a table's rows are counted first and the aggregate query
+// reads a sample of them (sqlprofile.Run). A view, a materialized view or
+// an external table, which TABLESAMPLE does not sample by blocks and
+// COUNT(*) would read whole, is profiled exactly either way.
 func (s *Source) Profile(ctx context.Context, name string, formats map[string]string) (*connectors.TableProfile, error) {
 	cctx, cancel := s.readCall(ctx)
 	defer cancel()
-	cols, _, err := s.table(ctx, cctx, name)
+	cols, md, err := s.table(ctx, cctx, name)
 	if err != nil {
 		return nil, err
 	}
 	ref := tableRef{s.project, s.dataset, name}
-	sql, items, params := profileQuery(ref, cols, formats)
-	q := s.client.Query(sql)
-	for _, p := range params {
-		q.Parameters = append(q.Parameters, bigquery.QueryParameter{Name: p.Name, Value: p.Value})
-	}
 	what := fmt.Sprintf("table %q in dataset %q", name, s.dataset)
-	it, err := q.Read(cctx)
-	if err != nil {
-		return nil, s.mapErr(ctx, cctx, what, err)
-	}
-	var row []bigquery.Value
-	if err := it.Next(&row); err != nil {
-		if errors.Is(err, iterator.Done) {
-			return nil, fmt.Errorf("%w: bigquery returned no profile row for %s", connectors.ErrConnect, what)
+	// row runs a query returning one row.
+	row := func(q *bigquery.Query) ([]bigquery.Value, error) {
+		it, err := q.Read(cctx)
+		if err != nil {
+			return nil, s.mapErr(ctx, cctx, what, err)
 		}
-		return nil, s.mapErr(ctx, cctx, what, err)
+		var row []bigquery.Value
+		if err := it.Next(&row); err != nil {
+			if errors.Is(err, iterator.Done) {
+				return nil, fmt.Errorf("%w: bigquery returned no profile row for %s", connectors.ErrConnect, what)
+			}
+			return nil, s.mapErr(ctx, cctx, what, err)
+		}
+		return row, nil
 	}
-	p, err := decodeProfile(cols, items, row)
-	if err != nil {
-		return nil, fmt.Errorf("bigquery profile of %s: %w", what, err)
+	count := func() (int64, error) {
+		r, err := row(s.client.Query(countQuery(ref)))
+		if err != nil {
+			return 0, err
+		}
+		if len(r) != 1 {
+			return 0, fmt.Errorf("%w: bigquery returned %d values counting the rows of %s", connectors.ErrConnect, len(r), what)
+		}
+		return asInt(r[0]), nil
 	}
-	p.Queries = 1
-	return p, nil
+	aggregate := func(pct float64) (*connectors.TableProfile, []sqlprofile.Item, error) {
+		sql, items, params := profileQuery(ref, cols, formats, pct)
+		q := s.client.Query(sql)
+		for _, p := range params {
+			q.Parameters = append(q.Parameters, bigquery.QueryParameter{Name: p.Name, Value: p.Value})
+		}
+		r, err := row(q)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := decodeProfile(cols, items, r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("bigquery profile of %s: %w", what, err)
+		}
+		return p, items, nil
+	}
+	sampled := s.sampled && md.Type == bigquery.RegularTable
+	return sqlprofile.Run(sampled, len(cols), count, aggregate)
 }
 
 // decodeProfile reads the profile query's row.

@@ -65,6 +65,17 @@
 // stddev, median, quantiles, format_conformance); it is empty when the
 // sample was the whole table.
 //
+// Sampled mode (connectors.Options.SampledProfile, source config
+// profile_mode "sampled"): query 1 is count(*) alone, and query 2 also
+// computes, over the same sample, what query 1 computes in the exact mode
+// (countPlan: non-null values, blanks, min and max, true values), returned
+// in the first column's row; nulls and blanks are the sample's scaled to
+// the table's rows (rounded), min and max the sample's, and Estimated adds
+// nulls, empty (text columns), min and max. On a table of at most
+// SampleRows rows the sample is the whole table and every figure stays
+// exact. The profile then costs a count(*) and the sample pass: about 2x
+// the count(*) alone on the benchmark table.
+//
 // Cost. The full pass reads every row once and is CPU-bound: PostgreSQL
 // deforms each row up to its last column (count(*) never does) and spends
 // per row one transition per aggregate and one call per FILTER, far more
@@ -235,8 +246,11 @@ type Source struct {
 	// readTimeout bounds Profile's aggregate queries and a Sample
 	// (connectors.Options.ProfileTimeout).
 	readTimeout time.Duration
-	secrets     []string
-	addr        string // host:port, for messages
+	// sampled: Profile counts the rows and samples the rest
+	// (connectors.Options.SampledProfile).
+	sampled bool
+	secrets []string
+	addr    string // host:port, for messages
 
 	mu     sync.Mutex
 	idle   []*pgx.Conn
@@ -384,6 +398,7 @@ func newSource(opts connectors.Options) (*Source, error) {
 		schema:      schema,
 		timeout:     timeout,
 		readTimeout: readTimeout,
+		sampled:     opts.SampledProfile,
 		secrets:     []string{c["password"], dsn},
 		addr:        net.JoinHostPort(host, strconv.Itoa(port)),
 	}, nil

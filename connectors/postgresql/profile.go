@@ -246,34 +246,13 @@ func isBlank(text string) string {
 // Aggregates run on the native values; only their results are cast to
 // text.
 func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident string, cols []column, p *TableProfile) error {
-	var exprs []string
-	add := func(e string) int { exprs = append(exprs, e+"::text"); return len(exprs) - 1 }
-	minMax := func(ref, filterMin, filterMax string) (int, int) {
-		return add("min(" + ref + ")" + filterMin), add("max(" + ref + ")" + filterMax)
+	counted := cols
+	if s.sampled {
+		counted = nil // the row count alone: the sample pass counts the rest
 	}
-	add("count(*)")
-	sl := make([]slots, len(cols))
-	for i, c := range cols {
-		ref := pgx.Identifier{c.name}.Sanitize()
-		sl[i] = slots{count: add("count(" + ref + ")"), empty: -1, min: -1, max: -1, trues: -1}
-		switch {
-		case c.typ == "float4" || c.typ == "float8":
-			sl[i].min, sl[i].max = minMax(ref, " FILTER (WHERE "+ref+" > '-Infinity')", " FILTER (WHERE "+ref+" < 'Infinity')")
-		case c.typ == "numeric":
-			sl[i].min, sl[i].max = minMax(ref, "", " FILTER (WHERE "+isNumber(c, ref)+")")
-		case c.class == classNumber:
-			sl[i].min, sl[i].max = minMax(ref, "", "")
-		case c.class == classText:
-			sl[i].empty = add("count(*) FILTER (WHERE " + isBlank(textOf(ref, c)) + ")")
-		case c.class == classBool:
-			sl[i].trues = add("count(*) FILTER (WHERE " + ref + ")")
-		case c.class == classOrdered:
-			sl[i].min = add(fmt.Sprintf("left(min(%s)::text, %d)", ref, maxValueBytes+1))
-			sl[i].max = add(fmt.Sprintf("left(max(%s)::text, %d)", ref, maxValueBytes+1))
-		}
-	}
-	sql := "SELECT ARRAY[\n" + strings.Join(exprs, ",\n") + "\n] FROM " + ident
-	if len(exprs) > maxParallelAggregates {
+	plan := planCounts(counted, func(_ int, c column) string { return pgx.Identifier{c.name}.Sanitize() })
+	sql := "SELECT ARRAY[\n" + strings.Join(plan.exprs, ",\n") + "\n] FROM " + ident
+	if len(plan.exprs) > maxParallelAggregates {
 		// A parallel plan passes every aggregate's partial state from the
 		// workers as a column, and a row holds at most 1664: past that
 		// its execution fails (54011). pg_backend_pid() is parallel
@@ -286,8 +265,8 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 	if err != nil {
 		return err
 	}
-	if len(vals) != len(exprs) {
-		return fmt.Errorf("postgresql: profile of %q: %d values for %d aggregates", table, len(vals), len(exprs))
+	if len(vals) != len(plan.exprs) {
+		return fmt.Errorf("postgresql: profile of %q: %d values for %d aggregates", table, len(vals), len(plan.exprs))
 	}
 	p.Rows = parseInt(vals[0])
 	p.Columns = make([]connectors.ColumnMetrics, len(cols))
@@ -295,13 +274,72 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 		m := &p.Columns[i]
 		m.Name, m.DataType = c.name, c.dataType
 		m.Numeric = c.class == classNumber
-		nonNull := parseInt(vals[sl[i].count])
-		m.Nulls = p.Rows - nonNull
-		if sl[i].empty >= 0 {
-			m.Empty = parseInt(vals[sl[i].empty])
+	}
+	plan.decode(vals, p.Columns, p.Rows)
+	return nil
+}
+
+// countPlan is the aggregates of the counts and extremes of a set of
+// rows, in one text array: count(*) first, then each column's (fullPass
+// lists them).
+type countPlan struct {
+	cols  []column
+	exprs []string
+	sl    []slots
+}
+
+// planCounts plans the counts and extremes of cols, ref naming column i in
+// the query.
+func planCounts(cols []column, ref func(i int, c column) string) countPlan {
+	pl := countPlan{cols: cols, sl: make([]slots, len(cols))}
+	add := func(e string) int { pl.exprs = append(pl.exprs, e+"::text"); return len(pl.exprs) - 1 }
+	minMax := func(ref, filterMin, filterMax string) (int, int) {
+		return add("min(" + ref + ")" + filterMin), add("max(" + ref + ")" + filterMax)
+	}
+	add("count(*)")
+	for i, c := range cols {
+		ref := ref(i, c)
+		sl := &pl.sl[i]
+		*sl = slots{count: add("count(" + ref + ")"), empty: -1, min: -1, max: -1, trues: -1}
+		switch {
+		case c.typ == "float4" || c.typ == "float8":
+			sl.min, sl.max = minMax(ref, " FILTER (WHERE "+ref+" > '-Infinity')", " FILTER (WHERE "+ref+" < 'Infinity')")
+		case c.typ == "numeric":
+			sl.min, sl.max = minMax(ref, "", " FILTER (WHERE "+isNumber(c, ref)+")")
+		case c.class == classNumber:
+			sl.min, sl.max = minMax(ref, "", "")
+		case c.class == classText:
+			sl.empty = add("count(*) FILTER (WHERE " + isBlank(textOf(ref, c)) + ")")
+		case c.class == classBool:
+			sl.trues = add("count(*) FILTER (WHERE " + ref + ")")
+		case c.class == classOrdered:
+			sl.min = add(fmt.Sprintf("left(min(%s)::text, %d)", ref, maxValueBytes+1))
+			sl.max = add(fmt.Sprintf("left(max(%s)::text, %d)", ref, maxValueBytes+1))
 		}
-		if sl[i].min >= 0 {
-			m.Min, m.Max = cut(vals[sl[i].min]), cut(vals[sl[i].max])
+	}
+	return pl
+}
+
+// decode sets the planned figures of each column's metrics from vals,
+// the plan's results over vals[0] rows, with counts scaled to a table of
+// rows rows when those were a sample of it.
+func (pl countPlan) decode(vals []*string, ms []connectors.ColumnMetrics, rows int64) {
+	read := parseInt(vals[0])
+	scale := func(n int64) int64 {
+		if read == rows || read == 0 {
+			return min(n, rows)
+		}
+		return min(int64(math.Round(float64(n)*float64(rows)/float64(read))), rows)
+	}
+	for i, c := range pl.cols {
+		m, sl := &ms[i], pl.sl[i]
+		nonNull := parseInt(vals[sl.count])
+		m.Nulls = scale(read - nonNull)
+		if sl.empty >= 0 {
+			m.Empty = scale(parseInt(vals[sl.empty]))
+		}
+		if sl.min >= 0 {
+			m.Min, m.Max = cut(vals[sl.min]), cut(vals[sl.max])
 		}
 		// A float column's min over values above -Infinity is NaN or
 		// Infinity, and its max below Infinity is -Infinity, only when it
@@ -317,11 +355,10 @@ func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident stri
 		case c.typ == "numeric" && deref(m.Min) == "NaN":
 			m.Min = nil
 		}
-		if sl[i].trues >= 0 && nonNull > 0 {
-			m.Min, m.Max = boolRange(parseInt(vals[sl[i].trues]), nonNull)
+		if sl.trues >= 0 && nonNull > 0 {
+			m.Min, m.Max = boolRange(parseInt(vals[sl.trues]), nonNull)
 		}
 	}
-	return nil
 }
 
 // boolRange is the min and max of a boolean column of nonNull values,
@@ -402,7 +439,12 @@ func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, r
 	default:
 		from += " TABLESAMPLE SYSTEM (" + param(SamplePercent(target, p.Rows)) + "::real) REPEATABLE (" + param(float64(SampleSeed)) + "::float8)"
 	}
-	sql := samplePassSQL(from, cols, exact, param)
+	var counts *countPlan
+	if s.sampled {
+		pl := planCounts(cols, func(i int, _ column) string { return "c" + strconv.Itoa(i) })
+		counts = &pl
+	}
+	sql := samplePassSQL(from, cols, exact, counts, param)
 
 	qctx, cancel := s.readContext(ctx)
 	defer cancel()
@@ -412,29 +454,44 @@ func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, r
 	}
 	defer rows.Close()
 	found := make([]sampled, len(cols))
+	var countVals []*string
 	for rows.Next() {
 		var i int32
 		var st sampled
-		if err := rows.Scan(&i, &st.d, &st.f1, &st.n, &st.stats, &st.min, &st.max); err != nil {
+		var cs []*string
+		if err := rows.Scan(&i, &st.d, &st.f1, &st.n, &st.stats, &st.min, &st.max, &cs); err != nil {
 			return s.readError(qctx, table, "profiled", err)
 		}
 		if i >= 0 && int(i) < len(cols) {
 			found[i] = st
 		}
+		if cs != nil {
+			countVals = cs
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return s.readError(qctx, table, "profiled", err)
 	}
+	if counts != nil {
+		if len(countVals) != len(counts.exprs) {
+			return fmt.Errorf("postgresql: profile of %q: %d sampled counts for %d aggregates", table, len(countVals), len(counts.exprs))
+		}
+		// Before apply: the distinct estimate is bounded by the non-null
+		// values.
+		counts.decode(countVals, p.Columns, p.Rows)
+	}
 	for i, c := range cols {
-		found[i].apply(&p.Columns[i], c, p.Rows, exact)
+		found[i].apply(&p.Columns[i], c, p.Rows, exact, counts != nil)
 	}
 	return nil
 }
 
 // samplePassSQL is the sample pass's query over from (the table, sampled);
-// exact says the sample is the whole table, and param adds a bind
-// parameter (a format) and returns its placeholder.
-func samplePassSQL(from string, cols []column, exact bool, param func(any) string) string {
+// exact says the sample is the whole table, counts (nil for none) are the
+// counts and extremes it computes too, over the sample, returned in the
+// first column's row, and param adds a bind parameter (a format) and
+// returns its placeholder.
+func samplePassSQL(from string, cols []column, exact bool, counts *countPlan, param func(any) string) string {
 	var sel, grouped, keys []string
 	all := make([]string, len(cols))
 	stats := make([]string, len(cols))
@@ -459,7 +516,7 @@ func samplePassSQL(from string, cols []column, exact bool, param func(any) strin
 			grouped = append(grouped, all[i])
 			keys = append(keys, ref+"::text")
 		}
-		if group || len(parts) > 0 || c.class == classText {
+		if group || len(parts) > 0 || c.class == classText || counts != nil {
 			sel = append(sel, pgx.Identifier{c.name}.Sanitize()+" AS "+ref)
 		}
 		stats[i] = "NULL::text"
@@ -467,11 +524,15 @@ func samplePassSQL(from string, cols []column, exact bool, param func(any) strin
 			stats[i] = "(" + strings.Join(parts, " || ") + ")::text"
 		}
 	}
+	countsArray := "NULL::text[]"
+	if counts != nil {
+		countsArray = "ARRAY[" + strings.Join(counts.exprs, ", ") + "]::text[]"
+	}
 	return `WITH s AS MATERIALIZED (SELECT ` + strings.Join(sel, ", ") + ` FROM ` + from + `),
 g AS (SELECT i, count(*) AS n FROM (SELECT unnest('{` + strings.Join(grouped, ",") + `}'::int4[]) AS i, unnest(ARRAY[` + strings.Join(keys, ", ") + `]::text[]) AS k FROM s) u WHERE k IS NOT NULL GROUP BY i, k),
 d AS (SELECT i, count(*) AS d, count(*) FILTER (WHERE n = 1) AS f1, sum(n)::int8 AS n FROM g GROUP BY i),
-q AS (SELECT count(*) AS sampled, ARRAY[` + strings.Join(stats, ", ") + `]::text[] AS qs, ARRAY[` + strings.Join(texts, ", ") + `]::text[] AS ts FROM s)
-SELECT c.i, coalesce(d.d, 0), coalesce(d.f1, 0), coalesce(d.n, 0), q.qs[c.i + 1]::float8[], q.ts[2 * c.i + 1], q.ts[2 * c.i + 2]
+q AS (SELECT count(*) AS sampled, ARRAY[` + strings.Join(stats, ", ") + `]::text[] AS qs, ARRAY[` + strings.Join(texts, ", ") + `]::text[] AS ts, ` + countsArray + ` AS cs FROM s)
+SELECT c.i, coalesce(d.d, 0), coalesce(d.f1, 0), coalesce(d.n, 0), q.qs[c.i + 1]::float8[], q.ts[2 * c.i + 1], q.ts[2 * c.i + 2], CASE WHEN c.i = 0 THEN q.cs END
 FROM unnest('{` + strings.Join(all, ",") + `}'::int4[]) AS c(i) LEFT JOIN d ON d.i = c.i CROSS JOIN q`
 }
 
@@ -516,9 +577,10 @@ type sampled struct {
 }
 
 // apply sets a column's figures from its sample row; exact says the
-// sample was the whole table. Otherwise every figure it sets is an
-// estimate, and the column's Estimated names them.
-func (st sampled) apply(m *connectors.ColumnMetrics, c column, rows int64, exact bool) {
+// sample was the whole table, counts that the sample counted the nulls
+// and blanks and found the extremes too. Unless exact, every figure the
+// sample gave is an estimate, and the column's Estimated names them.
+func (st sampled) apply(m *connectors.ColumnMetrics, c column, rows int64, exact, counts bool) {
 	if exact {
 		m.Distinct = st.d
 	} else {
@@ -549,15 +611,23 @@ func (st sampled) apply(m *connectors.ColumnMetrics, c column, rows int64, exact
 		}
 	}
 	if !exact {
-		m.Estimated = estimated(m, c.class == classText)
+		m.Estimated = estimated(m, c.class == classText, counts)
 	}
 }
 
 // estimated names (by their JSON names) the figures of m a sample gives;
-// text says m is a text column's.
-func estimated(m *connectors.ColumnMetrics, text bool) []string {
-	names := []string{"distinct"}
-	if text && m.Min != nil {
+// text says m is a text column's, counts that the sample gave the nulls,
+// blanks and extremes.
+func estimated(m *connectors.ColumnMetrics, text, counts bool) []string {
+	var names []string
+	if counts {
+		names = append(names, "nulls")
+		if text {
+			names = append(names, "empty")
+		}
+	}
+	names = append(names, "distinct")
+	if (text || counts) && m.Min != nil {
 		names = append(names, "min", "max")
 	}
 	if m.Mean != nil {

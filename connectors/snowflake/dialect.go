@@ -66,11 +66,23 @@ const blank = "' ' || CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13)"
 // percentiles, and the number of non-blank values matching the column's
 // format (REGEXP_LIKE, which matches the whole value). args are the bind
 // values of the ? placeholders, in order.
-func profileQuery(schema, table string, cols []column, formats map[string]string) (sql string, items []sqlprofile.Item, args []any) {
+//
+// With pct below 100 (a sampled profile, sqlprofile.Run) the same query
+// reads a block sample of pct percent of the table, SAMPLE SYSTEM (pct),
+// its COUNT(*) then counting the sampled rows, and counts the distinct
+// values of the sample exactly (COUNT(DISTINCT)), which
+// sqlprofile.EstimateDistinct needs to tell a unique column from one of
+// values seen twice.
+func profileQuery(schema, table string, cols []column, formats map[string]string, pct float64) (sql string, items []sqlprofile.Item, args []any) {
 	var sel []string
 	add := func(col int, m sqlprofile.Metric, q, expr string) {
 		sel = append(sel, fmt.Sprintf("%s AS M%d", expr, len(sel)))
 		items = append(items, sqlprofile.Item{Col: col, Metric: m, Quantile: q})
+	}
+	sampled := pct < 100
+	distinct := "APPROX_COUNT_DISTINCT(%s)"
+	if sampled {
+		distinct = "COUNT(DISTINCT %s)"
 	}
 	add(-1, sqlprofile.Rows, "", "COUNT(*)")
 	for i, c := range cols {
@@ -80,12 +92,12 @@ func profileQuery(schema, table string, cols []column, formats map[string]string
 		case classText:
 			trim := fmt.Sprintf("TRIM(%s, %s)", q, blank)
 			add(i, sqlprofile.Empty, "", fmt.Sprintf("COUNT_IF(%s = '')", trim))
-			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, "", fmt.Sprintf("MIN(IFF(%s = '', NULL, %s))", trim, q))
 			add(i, sqlprofile.Max, "", fmt.Sprintf("MAX(IFF(%s = '', NULL, %s))", trim, q))
 		case classNumeric:
 			f := fmt.Sprintf("CAST(%s AS DOUBLE)", q)
-			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
 			add(i, sqlprofile.Max, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
 			add(i, sqlprofile.Mean, "", fmt.Sprintf("AVG(%s)", f))
@@ -94,11 +106,11 @@ func profileQuery(schema, table string, cols []column, formats map[string]string
 				add(i, sqlprofile.Quantile, p.Key, fmt.Sprintf("APPROX_PERCENTILE(%s, %s)", f, p.Fraction()))
 			}
 		case classBool:
-			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, "", fmt.Sprintf("TO_VARCHAR(BOOLAND_AGG(%s))", q))
 			add(i, sqlprofile.Max, "", fmt.Sprintf("TO_VARCHAR(BOOLOR_AGG(%s))", q))
 		case classOrdered:
-			add(i, sqlprofile.Distinct, "", fmt.Sprintf("APPROX_COUNT_DISTINCT(%s)", q))
+			add(i, sqlprofile.Distinct, "", fmt.Sprintf(distinct, q))
 			add(i, sqlprofile.Min, "", fmt.Sprintf("TO_VARCHAR(MIN(%s))", q))
 			add(i, sqlprofile.Max, "", fmt.Sprintf("TO_VARCHAR(MAX(%s))", q))
 		}
@@ -111,8 +123,21 @@ func profileQuery(schema, table string, cols []column, formats map[string]string
 			add(i, sqlprofile.Format, "", fmt.Sprintf("COUNT_IF(TRIM(%s, %s) <> '' AND REGEXP_LIKE(%s, ?))", text, blank, text))
 		}
 	}
-	sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(schema) + "." + quoteIdent(table)
+	sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + tableName(schema, table)
+	if sampled {
+		sql += " SAMPLE SYSTEM (" + sqlprofile.PercentLiteral(pct) + ")"
+	}
 	return sql, items, args
+}
+
+// tableName is a table's name qualified by its schema.
+func tableName(schema, table string) string { return quoteIdent(schema) + "." + quoteIdent(table) }
+
+// countQuery is the first query of a sampled profile: the table's exact
+// row count, which Snowflake answers from its micro-partitions' metadata
+// for a table (a view is evaluated).
+func countQuery(schema, table string) string {
+	return "SELECT COUNT(*) FROM " + tableName(schema, table)
 }
 
 // sampleQuery returns at most limit random rows (SAMPLE ... ROWS draws

@@ -14,7 +14,7 @@ func TestProfileQueryGolden(t *testing.T) {
 		{"ACTIVE", "BOOLEAN", classBool},
 		{"CREATED", "TIMESTAMP_NTZ", classOrdered},
 	}
-	sql, items, args := profileQuery("PUBLIC", "PEOPLE", cols, map[string]string{"NAME": `^[A-Z]{2}-[0-9]{4}$`, "MISSING": "x"})
+	sql, items, args := profileQuery("PUBLIC", "PEOPLE", cols, map[string]string{"NAME": `^[A-Z]{2}-[0-9]{4}$`, "MISSING": "x"}, 100)
 	const b = `' ' || CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13)`
 	want := `SELECT COUNT(*) AS M0, ` +
 		`COUNT_IF("ID" IS NULL) AS M1, APPROX_COUNT_DISTINCT("ID") AS M2, TO_VARCHAR(MIN("ID")) AS M3, TO_VARCHAR(MAX("ID")) AS M4, ` +
@@ -45,7 +45,7 @@ func TestProfileQueryGolden(t *testing.T) {
 
 func TestOtherColumns(t *testing.T) {
 	cols := []column{{"V", "VARIANT", classOther}, {"D", "DATE", classOrdered}}
-	sql, _, args := profileQuery("S", "T", cols, map[string]string{"V": "x", "D": `\d`})
+	sql, _, args := profileQuery("S", "T", cols, map[string]string{"V": "x", "D": `\d`}, 100)
 	want := `SELECT COUNT(*) AS M0, COUNT_IF("V" IS NULL) AS M1, ` +
 		`COUNT_IF("D" IS NULL) AS M2, APPROX_COUNT_DISTINCT("D") AS M3, TO_VARCHAR(MIN("D")) AS M4, TO_VARCHAR(MAX("D")) AS M5, ` +
 		`COUNT_IF(TRIM(TO_VARCHAR("D"), ' ' || CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13)) <> '' AND REGEXP_LIKE(TO_VARCHAR("D"), ?)) AS M6 FROM "S"."T"`
@@ -70,7 +70,7 @@ func TestQuoteIdent(t *testing.T) {
 			t.Errorf("quoteIdent(%q) = %s, want %s", in, got, want)
 		}
 	}
-	sql, _, _ := profileQuery(`my"schema`, `t"x`, []column{{`a"b`, "TEXT", classText}}, nil)
+	sql, _, _ := profileQuery(`my"schema`, `t"x`, []column{{`a"b`, "TEXT", classText}}, nil, 100)
 	if !strings.Contains(sql, `COUNT_IF("a""b" IS NULL)`) || !strings.HasSuffix(sql, `FROM "my""schema"."t""x"`) {
 		t.Errorf("escaped SQL: %s", sql)
 	}
@@ -101,5 +101,28 @@ func TestClassify(t *testing.T) {
 		if got := classify(in); got != want {
 			t.Errorf("classify(%s) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+func TestSampledProfileQueryGolden(t *testing.T) {
+	cols := []column{{"ID", "NUMBER", classNumeric}, {"D", "DATE", classOrdered}}
+	sql, items, _ := profileQuery("S", "T", cols, nil, 0.0001)
+	want := `SELECT COUNT(*) AS M0, ` +
+		`COUNT_IF("ID" IS NULL) AS M1, COUNT(DISTINCT "ID") AS M2, TO_VARCHAR(MIN("ID")) AS M3, TO_VARCHAR(MAX("ID")) AS M4, ` +
+		`AVG(CAST("ID" AS DOUBLE)) AS M5, STDDEV_SAMP(CAST("ID" AS DOUBLE)) AS M6, ` +
+		`APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.01) AS M7, APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.05) AS M8, ` +
+		`APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.25) AS M9, APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.5) AS M10, ` +
+		`APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.75) AS M11, APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.95) AS M12, ` +
+		`APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.99) AS M13, ` +
+		`COUNT_IF("D" IS NULL) AS M14, COUNT(DISTINCT "D") AS M15, TO_VARCHAR(MIN("D")) AS M16, TO_VARCHAR(MAX("D")) AS M17 ` +
+		`FROM "S"."T" SAMPLE SYSTEM (0.0001)`
+	if sql != want {
+		t.Errorf("sampled profile SQL\n got %s\nwant %s", sql, want)
+	}
+	if len(items) != 18 {
+		t.Errorf("%d items", len(items))
+	}
+	if got := countQuery(`my"schema`, `t"x`); got != `SELECT COUNT(*) FROM "my""schema"."t""x"` {
+		t.Errorf("count SQL %s", got)
 	}
 }

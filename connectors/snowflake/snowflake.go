@@ -20,6 +20,56 @@
 // sends one aggregate query (TableProfile.Queries is 2); Sample sends one
 // query (SAMPLE (n ROWS)), after one catalogue look-up of the schema's
 // stored name per Source.
+//
+// # Sampled profile
+//
+// With Options.SampledProfile (source config "profile_mode": "sampled")
+// Profile reads the whole table only to count its rows: after the
+// catalogue query, at most two aggregate queries (sqlprofile.Run):
+//
+//  1. SELECT COUNT(*) FROM "S"."T": the exact row count, which Snowflake
+//     answers from a table's metadata (a view is evaluated).
+//  2. A table of at most sqlprofile.SampleRows(columns) rows (100,000;
+//     fewer past 20 columns, so that a sample holds about 2,000,000
+//     values) gets the exact aggregate query above: figures exact,
+//     ColumnMetrics.Estimated empty. A larger one gets the same query over
+//     a block sample of about that many rows, SELECT COUNT(*) AS M0, ...
+//     FROM "S"."T" SAMPLE SYSTEM (0.811), the probability 100·target/rows
+//     percent rounded up to three significant digits, a literal the
+//     connector computes (identifiers stay quoted, formats stay bind
+//     parameters). Its COUNT(*) counts the sampled rows, and it counts
+//     each column's distinct values over the sample exactly
+//     (COUNT(DISTINCT c)) instead of APPROX_COUNT_DISTINCT.
+//  3. Only should the sample hold no rows (a small share of a table of few
+//     blocks may draw none): the exact query, a third.
+//
+// TableProfile.Queries counts them, the catalogue's included (3, or 4).
+// A sample that counted every row of the table is the table: its figures
+// are kept as exact.
+//
+// Precision of a sampled profile. Rows are exact. Every other figure comes
+// from the sample and is named in ColumnMetrics.Estimated (nulls, empty
+// for text, distinct, min, max, mean, stddev, median, quantiles,
+// format_conformance, those that are set): nulls and blanks are the
+// sample's counts scaled to the table, round(sampled·rows/sampled rows);
+// min and max are the sample's values (the table's min is at most the
+// reported one, its max at least: an extreme is found only if its block is
+// read); mean, stddev, the quantiles (APPROX_PERCENTILE over the sample)
+// and the format share (a share needs no scaling) are the sample's.
+// SYSTEM sampling draws whole blocks of rows, each with the probability,
+// so the sample's size varies around the target and its precision is that
+// of the number of blocks drawn, rows stored together (loaded together,
+// or clustered) being drawn together: a share's standard error is about
+// sqrt(p(1−p)/rows sampled) for values scattered over the blocks, more
+// for values stored together. Distinct is estimated from the sample's
+// exact distinct count by sqlprofile.EstimateDistinct (a column unique in
+// the sample is reported unique; one whose values all recur keeps the
+// sample's count; in between, the estimate for values of equal
+// frequencies): good for keys and for columns of few values, it
+// under-estimates skewed columns (rare values are missed) and columns
+// whose equal values are stored together, possibly by the factor
+// rows/sampled rows, and over-estimates a column whose values recur too
+// rarely for the sample to hold a repeat.
 package snowflake
 
 import (
@@ -68,8 +118,11 @@ type Source struct {
 	timeout time.Duration
 	// readTimeout bounds Profile and Sample (Options.ProfileTimeout).
 	readTimeout time.Duration
-	secrets     []string
-	transport   *http.Transport
+	// sampled: Profile counts the table's rows and samples the rest
+	// (Options.SampledProfile).
+	sampled   bool
+	secrets   []string
+	transport *http.Transport
 
 	mu       sync.Mutex
 	resolved string // the schema's stored name, once known
@@ -125,7 +178,7 @@ func open(_ context.Context, opts connectors.Options, ep *endpoint) (*Source, er
 		return nil, fmt.Errorf("%w: no dialer for snowflake", connectors.ErrInvalid)
 	}
 	timeout := opts.CallTimeout()
-	s := &Source{account: account, schema: schema, timeout: timeout, readTimeout: opts.ProfileCallTimeout(), secrets: []string{password, keyPEM}}
+	s := &Source{account: account, schema: schema, timeout: timeout, readTimeout: opts.ProfileCallTimeout(), sampled: opts.SampledProfile, secrets: []string{password, keyPEM}}
 
 	cfg := gosnowflake.Config{
 		Account:   account,

@@ -128,7 +128,9 @@ func (s *Source) columns(ctx, cctx context.Context, conn *sql.Conn, table string
 }
 
 // Profile computes the table's column metrics: one catalogue query for
-// its columns, one aggregate query.
+// its columns, one aggregate query; in a sampled profile (Options.
+// SampledProfile) the table's rows are counted first and the aggregate
+// query reads a sample of them (sqlprofile.Run).
 func (s *Source) Profile(ctx context.Context, table string, formats map[string]string) (*connectors.TableProfile, error) {
 	cctx, cancel := s.readCall(ctx)
 	defer cancel()
@@ -141,29 +143,49 @@ func (s *Source) Profile(ctx context.Context, table string, formats map[string]s
 	if err != nil {
 		return nil, err
 	}
-	query, items, args := profileQuery(schema, table, cols, formats)
 	what := fmt.Sprintf("table %q", table)
-	rows, err := conn.QueryContext(cctx, query, args...)
-	if err != nil {
-		return nil, s.queryErr(ctx, cctx, what, err)
-	}
-	defer rows.Close()
-	vals := make([]sql.NullString, len(items))
-	ptrs := make([]any, len(items))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, s.queryErr(ctx, cctx, what, err)
+	// row runs a query returning one row into vals.
+	row := func(query string, args []any, vals []sql.NullString) error {
+		rows, err := conn.QueryContext(cctx, query, args...)
+		if err != nil {
+			return s.queryErr(ctx, cctx, what, err)
 		}
-		return nil, fmt.Errorf("%w: snowflake returned no profile row for %s", connectors.ErrConnect, what)
+		defer rows.Close()
+		ptrs := make([]any, len(vals))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if !rows.Next() {
+			if err := rows.Err(); err != nil {
+				return s.queryErr(ctx, cctx, what, err)
+			}
+			return fmt.Errorf("%w: snowflake returned no profile row for %s", connectors.ErrConnect, what)
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return s.queryErr(ctx, cctx, what, err)
+		}
+		return nil
 	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return nil, s.queryErr(ctx, cctx, what, err)
+	count := func() (int64, error) {
+		var n [1]sql.NullString
+		if err := row(countQuery(schema, table), nil, n[:]); err != nil {
+			return 0, err
+		}
+		return asInt(n[0]), nil
 	}
-	p := decodeProfile(cols, items, vals)
-	p.Queries = 2
+	aggregate := func(pct float64) (*connectors.TableProfile, []sqlprofile.Item, error) {
+		query, items, args := profileQuery(schema, table, cols, formats, pct)
+		vals := make([]sql.NullString, len(items))
+		if err := row(query, args, vals); err != nil {
+			return nil, nil, err
+		}
+		return decodeProfile(cols, items, vals), items, nil
+	}
+	p, err := sqlprofile.Run(s.sampled, len(cols), count, aggregate)
+	if err != nil {
+		return nil, err
+	}
+	p.Queries++ // the catalogue's
 	return p, nil
 }
 

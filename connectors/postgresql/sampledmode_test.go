@@ -1,0 +1,179 @@
+package postgresql
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dqs/dqs/connectors/connectortest"
+)
+
+// sqlTracer records the text of every query a connection sends.
+type sqlTracer struct{ sql []string }
+
+func (tr *sqlTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	tr.sql = append(tr.sql, d.SQL)
+	return ctx
+}
+
+func (tr *sqlTracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// openSampled opens a Source in the sampled profile mode, through
+// connectors.Options as a scan does, recording its queries in tr.
+func (s *server) openSampled(t *testing.T, schema string, tr *sqlTracer) *Source {
+	t.Helper()
+	opts := s.options(schema)
+	opts.SampledProfile = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	src, err := open(ctx, opts, func(c *pgx.ConnConfig) { c.Tracer = tr })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return src
+}
+
+// scaled is a count over read sampled rows scaled to a table of rows
+// rows, as the oracle computes it.
+func scaled(n, read, rows int64) int64 {
+	return int64(math.Round(float64(n) * float64(rows) / float64(read)))
+}
+
+// TestProfileSampledModeMatchesOracle profiles a table larger than its
+// sample in the sampled mode: the row count is exact, from a pass that
+// computes nothing else; every other figure comes from the very rows the
+// sample pass read, the counts scaled to the table (checked against an
+// oracle over those rows), and Estimated names them all.
+func TestProfileSampledModeMatchesOracle(t *testing.T) {
+	srv := testServer(t)
+	schema := srv.schema(t)
+	tbl := oracleTable(20_000, 13)
+	srv.create(t, schema, tbl)
+	old := SampleTarget
+	SampleTarget = 3_000
+	defer func() { SampleTarget = old }()
+
+	tr := &sqlTracer{}
+	got, err := srv.openSampled(t, schema, tr).Profile(context.Background(), tbl.Name, tbl.Formats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Queries != 3 || len(tr.sql) != 3 {
+		t.Fatalf("%d queries counted, %d sent; want 3 (catalogue, row count, sample pass)", got.Queries, len(tr.sql))
+	}
+	if want := "SELECT ARRAY[\ncount(*)::text\n] FROM " + (pgx.Identifier{schema, tbl.Name}).Sanitize(); tr.sql[1] != want {
+		t.Errorf("the pass over the whole table is\n%s\nwant only the row count:\n%s", tr.sql[1], want)
+	}
+	names := make([]string, len(tbl.Columns))
+	for i, c := range tbl.Columns {
+		names[i] = c.Name
+	}
+	sample := connectortest.Table{Name: tbl.Name, Columns: tbl.Columns, Rows: srv.sampledRows(t, schema, tbl.Name, names, len(names), got.Rows)}
+	read := int64(len(sample.Rows))
+	if read < 1_000 || read > 9_000 {
+		t.Fatalf("the sample holds %d of %d rows, want about %d", read, len(tbl.Rows), SampleTarget)
+	}
+	whole, sampled := connectortest.Expect(tbl, tbl.Formats), connectortest.Expect(sample, tbl.Formats)
+	if got.Rows != whole.Rows {
+		t.Fatalf("%d rows, want exactly %d", got.Rows, whole.Rows)
+	}
+	for i, sw := range sampled.Columns {
+		g, typ := got.Columns[i], sampled.Types[i]
+		if wn, we := scaled(sw.Nulls, read, whole.Rows), scaled(sw.Empty, read, whole.Rows); g.Nulls != wn || g.Empty != we {
+			t.Errorf("%s: nulls %d empty %d, want the sample's %d and %d scaled to %d: %d %d", sw.Name, g.Nulls, g.Empty, sw.Nulls, sw.Empty, whole.Rows, wn, we)
+		}
+		wantMin, wantMax := str(sw.Min), str(sw.Max)
+		if typ == connectortest.Boolean {
+			wantMin, wantMax = boolRangeOf(sample.Rows, i)
+		}
+		if str(g.Min) != wantMin || str(g.Max) != wantMax {
+			t.Errorf("%s: min %s max %s, want the sample's %s %s", sw.Name, str(g.Min), str(g.Max), wantMin, wantMax)
+		}
+		checkSampled(t, g, sw, typ)
+		if want := duj1(sample.Rows, i, whole.Rows-g.Nulls, whole.Rows); g.Distinct != want {
+			t.Errorf("%s: distinct %d, want %d (Duj1 over the sample)", sw.Name, g.Distinct, want)
+		}
+		want := []string{"nulls"}
+		if typ == connectortest.Text {
+			want = append(want, "empty")
+		}
+		want = append(want, "distinct")
+		if sw.Min != nil || typ == connectortest.Boolean {
+			want = append(want, "min", "max")
+		}
+		if sw.Mean != nil {
+			want = append(want, "mean", "stddev", "median", "quantiles")
+		}
+		if sw.FormatConformance != nil {
+			want = append(want, "format_conformance")
+		}
+		if !slices.Equal(g.Estimated, want) {
+			t.Errorf("%s: estimated %q, want %q", sw.Name, g.Estimated, want)
+		}
+	}
+}
+
+// boolRangeOf is the min and max of boolean column ci of rows.
+func boolRangeOf(rows [][]any, ci int) (lo, hi string) {
+	lo, hi = "<nil>", "<nil>"
+	for _, r := range rows {
+		b, ok := r[ci].(bool)
+		if !ok {
+			continue
+		}
+		if lo == "<nil>" || (!b && lo == "true") {
+			lo = map[bool]string{true: "true", false: "false"}[b]
+		}
+		if hi == "<nil>" || (b && hi == "false") {
+			hi = map[bool]string{true: "true", false: "false"}[b]
+		}
+	}
+	return lo, hi
+}
+
+// TestProfileSampledModeSmallTableIsExact: a table no larger than its
+// sample is read whole in the sampled mode too, and profiles exactly as
+// in the exact mode, with nothing estimated, in the same number of
+// queries.
+func TestProfileSampledModeSmallTableIsExact(t *testing.T) {
+	srv := testServer(t)
+	schema := srv.schema(t)
+	tbl := oracleTable(2_000, 17)
+	srv.create(t, schema, tbl)
+
+	exact, err := srv.open(t, schema, nil).Profile(context.Background(), tbl.Name, tbl.Formats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &sqlTracer{}
+	got, err := srv.openSampled(t, schema, tr).Profile(context.Background(), tbl.Name, tbl.Formats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rows != exact.Rows || got.Queries != exact.Queries || len(got.Columns) != len(exact.Columns) {
+		t.Fatalf("sampled mode: %d rows in %d queries; exact mode: %d in %d", got.Rows, got.Queries, exact.Rows, exact.Queries)
+	}
+	for i, e := range exact.Columns {
+		g := got.Columns[i]
+		if len(g.Estimated) != 0 {
+			t.Errorf("%s: estimated %q on a table read whole", g.Name, g.Estimated)
+		}
+		if g.Nulls != e.Nulls || g.Empty != e.Empty || g.Distinct != e.Distinct || str(g.Min) != str(e.Min) || str(g.Max) != str(e.Max) ||
+			!nearly(g.Mean, e.Mean) || !nearly(g.StdDev, e.StdDev) || !nearly(g.Median, e.Median) || !nearly(g.FormatConformance, e.FormatConformance) {
+			t.Errorf("%s: sampled mode %+v, exact mode %+v", g.Name, g, e)
+		}
+	}
+	whole := connectortest.Expect(tbl, tbl.Formats)
+	for i, w := range whole.Columns {
+		checkExact(t, got.Columns[i], w, whole.Types[i])
+	}
+	if !strings.Contains(tr.sql[len(tr.sql)-1], "count(") {
+		t.Errorf("the sample pass does not count: %s", tr.sql[len(tr.sql)-1])
+	}
+}
