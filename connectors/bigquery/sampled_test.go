@@ -8,10 +8,11 @@ package bigquery
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dqs/dqs/connectors/connectortest"
 )
 
 var nameFormat = map[string]string{"name": `^[A-Z]{2}-[0-9]{4}$`}
@@ -73,18 +74,8 @@ func TestSampledProfile(t *testing.T) {
 	if created.Nulls != 10_000_000 || created.Distinct != 0 || created.Min != nil {
 		t.Errorf("created %+v", created)
 	}
-	for _, c := range []struct {
-		got, want string
-	}{
-		{fmt.Sprint(id.Estimated), "[nulls distinct min max mean stddev median quantiles]"},
-		{fmt.Sprint(name.Estimated), "[nulls empty distinct min max format_conformance]"},
-		{fmt.Sprint(active.Estimated), "[nulls distinct min max]"},
-		{fmt.Sprint(created.Estimated), "[nulls distinct]"},
-	} {
-		if c.got != c.want {
-			t.Errorf("estimated %s, want %s", c.got, c.want)
-		}
-	}
+	connectortest.CheckEstimated(t, p, "[nulls distinct min max mean stddev median quantiles]",
+		"[nulls empty distinct min max format_conformance]", "[nulls distinct min max]", "[nulls distinct]")
 }
 
 // A table no larger than the sample is read whole by the exact query:

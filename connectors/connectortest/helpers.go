@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	mrand "math/rand/v2"
 	"net"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dqs/dqs/connectors"
 	"github.com/dqs/dqs/records"
 )
 
@@ -148,4 +150,18 @@ func FailsWithin(t testing.TB, what string, limit time.Duration, call func() err
 		t.Errorf("%s took %v (at most %v)", what, d, limit)
 	}
 	return err
+}
+
+// CheckEstimated fails t for each column of p whose Estimated list, as
+// fmt prints it, is not want's entry for the column's position.
+func CheckEstimated(t testing.TB, p *connectors.TableProfile, want ...string) {
+	t.Helper()
+	if len(p.Columns) != len(want) {
+		t.Fatalf("%d columns, want %d", len(p.Columns), len(want))
+	}
+	for i, c := range p.Columns {
+		if got := fmt.Sprint(c.Estimated); got != want[i] {
+			t.Errorf("%s: estimated %s, want %s", c.Name, got, want[i])
+		}
+	}
 }

@@ -123,18 +123,8 @@ func TestSampledProfile(t *testing.T) {
 	if created.Nulls != 12_345_678 || created.Distinct != 0 || created.Max != nil {
 		t.Errorf("CREATED %+v", created)
 	}
-	for _, c := range []struct {
-		got, want string
-	}{
-		{fmt.Sprint(id.Estimated), "[nulls distinct min max mean stddev median quantiles]"},
-		{fmt.Sprint(name.Estimated), "[nulls empty distinct min max format_conformance]"},
-		{fmt.Sprint(active.Estimated), "[nulls distinct min max]"},
-		{fmt.Sprint(created.Estimated), "[nulls distinct]"},
-	} {
-		if c.got != c.want {
-			t.Errorf("estimated %s, want %s", c.got, c.want)
-		}
-	}
+	connectortest.CheckEstimated(t, p, "[nulls distinct min max mean stddev median quantiles]",
+		"[nulls empty distinct min max format_conformance]", "[nulls distinct min max]", "[nulls distinct]")
 }
 
 // A table no larger than the sample is read whole by the exact query:
