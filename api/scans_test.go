@@ -313,8 +313,8 @@ func TestScanOneAtATime(t *testing.T) {
 // sample (saying so); set back to exact, the next scan counts them.
 func TestScanSampledPostgresSource(t *testing.T) {
 	pg := newPGSchema(t)
-	pg.exec(`CREATE TABLE $S.events (id int, note text)`)
-	pg.exec(`INSERT INTO $S.events SELECT g, CASE WHEN random() < 0.25 THEN NULL ELSE 'n' || g END FROM generate_series(1, 250000) g`)
+	pg.exec(`CREATE TABLE $S.events (id int, note text, email text)`)
+	pg.exec(`INSERT INTO $S.events SELECT g, CASE WHEN random() < 0.25 THEN NULL ELSE 'n' || g END, 'u' || g || '@example.com' FROM generate_series(1, 250000) g`)
 	pg.exec(`ANALYZE $S.events`)
 	exact := pg.query(`SELECT count(*) FILTER (WHERE note IS NULL)::float8 FROM $S.events`)
 	body := map[string]any{"name": "big", "type": "postgresql", "config": map[string]any{"schema": pg.schema, "profile_mode": "sampled"}, "credentials": pg.creds}
@@ -325,16 +325,24 @@ func TestScanSampledPostgresSource(t *testing.T) {
 		t.Fatalf("config = %v", cfg)
 	}
 	base := fmt.Sprintf("/api/v1/sources/%v", src["id"])
+	var result map[string]any
 	note := func() map[string]any {
 		t.Helper()
 		id := env.Must(202, "POST", base+"/scan", user.Access, nil).Data()["scan_id"].(string)
 		if scan := waitJob(t, env, user.Access, base+"/scans/"+id); scan["status"] != "completed" || scan["rows_read"] != float64(250000) {
 			t.Fatalf("scan = %v", scan)
 		}
-		return columnOf(t, profileOf(t, env, user.Access, base+"/scans/"+id, "events"), "note")
+		result = profileOf(t, env, user.Access, base+"/scans/"+id, "events")
+		return columnOf(t, result, "note")
 	}
 
 	c := note()
+	// A personal column's min and max are neither shown nor said to be
+	// estimated.
+	if email := columnOf(t, result, "email"); email["min"] != nil || email["max"] != nil ||
+		!strings.Contains(fmt.Sprint(email["estimated"]), "nulls") || strings.Contains(fmt.Sprint(email["estimated"]), "min") {
+		t.Fatalf("email = %v, want no min or max, and none named estimated", email)
+	}
 	nulls := c["nulls"].(float64)
 	if !strings.Contains(fmt.Sprint(c["estimated"]), "nulls") || math.Abs(nulls-exact) > 0.1*exact {
 		t.Fatalf("sampled note = %v, want about %v nulls, estimated", c, exact)
@@ -343,7 +351,17 @@ func TestScanSampledPostgresSource(t *testing.T) {
 	if c := note(); c["nulls"] != exact || strings.Contains(fmt.Sprint(c["estimated"]), "nulls") {
 		t.Fatalf("exact note = %v, want exactly %v nulls", c, exact)
 	}
-	if cfg := env.Must(200, "GET", base, user.Access, nil).Data()["config"].(map[string]any); cfg["profile_mode"] != nil {
-		t.Fatalf("config after setting exact = %v, want the default (no profile_mode)", cfg)
+	if cfg := env.Must(200, "GET", base, user.Access, nil).Data()["config"].(map[string]any); cfg["profile_mode"] != nil || cfg["schema"] != pg.schema {
+		t.Fatalf("config after setting exact = %v, want the schema and the default mode (no profile_mode)", cfg)
+	}
+	// Config is updated key by key: the mode alone keeps the schema, and
+	// null puts a key back to its default.
+	cfg := env.Must(200, "PATCH", base, user.Access, map[string]any{"config": map[string]any{"profile_mode": "sampled"}}).Data()["config"].(map[string]any)
+	if cfg["profile_mode"] != "sampled" || cfg["schema"] != pg.schema {
+		t.Fatalf("config after setting the mode alone = %v, want the schema kept", cfg)
+	}
+	cfg = env.Must(200, "PATCH", base, user.Access, map[string]any{"config": map[string]any{"profile_mode": nil}}).Data()["config"].(map[string]any)
+	if cfg["profile_mode"] != nil || cfg["schema"] != pg.schema {
+		t.Fatalf("config after resetting the mode = %v", cfg)
 	}
 }

@@ -196,11 +196,9 @@ func (s *Server) updateSource(c *gin.Context) error {
 	var patch sources.Patch
 	patch.Name = req.Name
 	if len(req.Config) > 0 {
-		cfg, err := sources.ParseConfig(req.Config)
-		if err != nil {
+		if patch.Config, err = sources.ParseConfigUpdate(req.Config); err != nil {
 			return err
 		}
-		patch.Config = &cfg
 	}
 	if len(req.Credentials) > 0 && string(req.Credentials) != "null" {
 		if patch.Credentials, err = sources.ParseCredentials(req.Credentials); err != nil {

@@ -130,6 +130,7 @@ func Table(ctx context.Context, src connectors.TableSource, table string, opt Op
 		}
 		if c.Classification.Category != classify.CategoryNone {
 			c.Min, c.Max = nil, nil
+			c.Estimated = slices.DeleteFunc(slices.Clone(c.Estimated), func(f string) bool { return f == "min" || f == "max" })
 		}
 		res.Columns[i] = c
 	}

@@ -103,47 +103,79 @@ func ParseCredentials(raw json.RawMessage) (map[string]*string, error) {
 	return out, nil
 }
 
-// ParseConfig reads a config object; keys other than schema and
+// ConfigUpdate is a config object as sent: the keys given, each with its
+// value, or nil for JSON null (back to the default).
+type ConfigUpdate map[string]*string
+
+// ParseConfigUpdate reads a config object; keys other than schema and
 // profile_mode are refused so that a misspelt setting does not pass
-// unnoticed.
-func ParseConfig(raw json.RawMessage) (Config, error) {
-	var c Config
+// unnoticed, and every value must be a string or null. Values are checked
+// by Config.With.
+func ParseConfigUpdate(raw json.RawMessage) (ConfigUpdate, error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return c, nil
+		return ConfigUpdate{}, nil
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return c, errs.BadRequest("config must be a JSON object")
+		return nil, errs.BadRequest("config must be a JSON object")
 	}
+	u := make(ConfigUpdate, len(m))
 	for k, v := range m {
-		var field *string
-		switch k {
-		case "schema":
-			field = &c.Schema
-		case "profile_mode":
-			field = &c.ProfileMode
-		default:
-			return c, errs.BadRequest("config.%s is not a setting; config takes schema and profile_mode", clipKey(k))
+		if k != "schema" && k != "profile_mode" {
+			return nil, errs.BadRequest("config.%s is not a setting; config takes schema and profile_mode", clipKey(k))
 		}
 		if string(v) == "null" {
+			u[k] = nil
 			continue
 		}
-		if err := json.Unmarshal(v, field); err != nil {
-			return c, errs.BadRequest("config.%s must be a string", k)
+		var text string
+		if err := json.Unmarshal(v, &text); err != nil {
+			return nil, errs.BadRequest("config.%s must be a string", k)
+		}
+		u[k] = &text
+	}
+	return u, nil
+}
+
+// With applies an update to a config: keys given replace the stored ones,
+// null resets one to its default, the others stay (an update that sets
+// profile_mode keeps the schema). The result is checked and normalised:
+// schema trimmed, at most 128 bytes; profile_mode exact or sampled, the
+// default stored as no setting.
+func (c Config) With(u ConfigUpdate) (Config, error) {
+	for k, v := range u {
+		field := &c.Schema
+		if k == "profile_mode" {
+			field = &c.ProfileMode
+		}
+		*field = ""
+		if v != nil {
+			*field = *v
 		}
 	}
 	c.Schema = strings.TrimSpace(c.Schema)
 	if len(c.Schema) > 128 {
 		return c, errs.BadRequest("config.schema is longer than 128 bytes")
 	}
-	switch c.ProfileMode {
+	switch strings.ToLower(strings.TrimSpace(c.ProfileMode)) {
 	case "", ProfileExact:
 		c.ProfileMode = "" // the default is stored as no setting
 	case ProfileSampled:
+		c.ProfileMode = ProfileSampled
 	default:
 		return c, errs.BadRequest("config.profile_mode must be %s or %s", ProfileExact, ProfileSampled)
 	}
 	return c, nil
+}
+
+// ParseConfig reads the config object of a new source (ParseConfigUpdate
+// applied to the defaults).
+func ParseConfig(raw json.RawMessage) (Config, error) {
+	u, err := ParseConfigUpdate(raw)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{}.With(u)
 }
 
 // Merge applies an update to stored credentials: given keys replace,

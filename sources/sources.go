@@ -123,11 +123,12 @@ func (s *Service) Create(ctx context.Context, a audit.Actor, name string, st Set
 	return src, nil
 }
 
-// Patch is an update of a source: nil fields stay as they are;
-// Credentials keys replace the stored ones, null removes one.
+// Patch is an update of a source: nil fields stay as they are; Config
+// and Credentials keys replace the stored ones, null resets (removes)
+// one.
 type Patch struct {
 	Name        *string
-	Config      *Config
+	Config      ConfigUpdate
 	Credentials map[string]*string
 }
 
@@ -153,7 +154,9 @@ func (s *Service) Update(ctx context.Context, a audit.Actor, id int64, p Patch) 
 		upd.Name, changed = &name, append(changed, "name")
 	}
 	if p.Config != nil {
-		st.Config = *p.Config
+		if st.Config, err = st.Config.With(p.Config); err != nil {
+			return nil, err
+		}
 		config, _ := json.Marshal(st.Config)
 		c := string(config)
 		upd.Config, changed = &c, append(changed, "config")

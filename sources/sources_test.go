@@ -3,6 +3,7 @@ package sources
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -136,5 +137,48 @@ func TestParseCredentialsReadsWhatUsersWrite(t *testing.T) {
 		if _, err := ParseCredentials([]byte(bad)); err == nil {
 			t.Errorf("ParseCredentials(%s) accepted", bad)
 		}
+	}
+}
+
+// TestConfigUpdates: config keys are set one by one, null resets one to
+// its default, the mode is read without regard to case or blanks, and
+// anything else is a 400 naming the key.
+func TestConfigUpdates(t *testing.T) {
+	stored := Config{Schema: "sales", ProfileMode: ProfileSampled}
+	for _, c := range []struct {
+		raw  string
+		want Config
+	}{
+		{`{"profile_mode":"exact"}`, Config{Schema: "sales"}},
+		{`{"profile_mode":null}`, Config{Schema: "sales"}},
+		{`{"profile_mode":" Sampled "}`, stored},
+		{`{"schema":" finance "}`, Config{Schema: "finance", ProfileMode: ProfileSampled}},
+		{`{"schema":null}`, Config{ProfileMode: ProfileSampled}},
+		{`{}`, stored},
+		{`null`, stored},
+	} {
+		u, err := ParseConfigUpdate(json.RawMessage(c.raw))
+		if err != nil {
+			t.Errorf("%s: %v", c.raw, err)
+			continue
+		}
+		if got, err := stored.With(u); err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.raw, got, err, c.want)
+		}
+	}
+	for raw, want := range map[string]string{
+		`{"profile_mode":"fast"}`: "exact or sampled",
+		`{"profile_mode":1}`:      "profile_mode must be a string",
+		`{"profile":"sampled"}`:   "config.profile is not a setting",
+		`[1]`:                     "JSON object",
+		`{"schema":"` + strings.Repeat("s", 129) + `"}`: "128 bytes",
+	} {
+		_, err := ParseConfig(json.RawMessage(raw))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want a refusal saying %q", raw, err, want)
+		}
+	}
+	if c, err := ParseConfig(json.RawMessage(`{"profile_mode":"sampled","schema":"x"}`)); err != nil || !c.Sampled() || c.Schema != "x" {
+		t.Errorf("new config = %+v, %v", c, err)
 	}
 }

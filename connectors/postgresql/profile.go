@@ -114,18 +114,32 @@ func (s *Source) Profile(ctx context.Context, table string, formats map[string]s
 	}
 	ident := pgx.Identifier{s.schema, table}.Sanitize()
 
+	// A view is evaluated whole to be sampled (by a random() filter, not
+	// by pages, and not repeatably): sampling it would cost a count and
+	// the evaluation, more than the exact profile, for estimates that move
+	// from scan to scan. Views are profiled exactly in both modes.
+	return p, s.passes(ctx, conn, table, ident, relkind, cols, p, s.sampled && relkind != "v")
+}
+
+// passes runs the two aggregate queries of a profile, sampled or exact.
+// A sampled profile whose sample read no row of a table that counted
+// some (it was emptied in between, or a view's rows changed) has no
+// figure to scale and is run again exactly, rather than report a column
+// of nulls as having none.
+func (s *Source) passes(ctx context.Context, conn *pgx.Conn, table, ident, relkind string, cols []column, p *TableProfile, sampled bool) error {
 	p.Queries++
-	if err := s.fullPass(ctx, conn, table, ident, cols, p); err != nil {
-		return nil, err
+	if err := s.fullPass(ctx, conn, table, ident, cols, p, sampled); err != nil {
+		return err
 	}
 	if p.Rows == 0 || len(cols) == 0 {
-		return p, nil
+		return nil
 	}
 	p.Queries++
-	if err := s.samplePass(ctx, conn, table, ident, relkind, cols, p); err != nil {
-		return nil, err
+	read, err := s.samplePass(ctx, conn, table, ident, relkind, cols, p, sampled)
+	if err != nil || !sampled || read > 0 {
+		return err
 	}
-	return p, nil
+	return s.passes(ctx, conn, table, ident, relkind, cols, p, false)
 }
 
 // TableProfile is connectors.TableProfile.
@@ -245,9 +259,9 @@ func isBlank(text string) string {
 //
 // Aggregates run on the native values; only their results are cast to
 // text.
-func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident string, cols []column, p *TableProfile) error {
+func (s *Source) fullPass(ctx context.Context, conn *pgx.Conn, table, ident string, cols []column, p *TableProfile, sampled bool) error {
 	counted := cols
-	if s.sampled {
+	if sampled {
 		counted = nil // the row count alone: the sample pass counts the rest
 	}
 	plan := planCounts(counted, func(_ int, c column) string { return pgx.Identifier{c.name}.Sanitize() })
@@ -322,7 +336,8 @@ func planCounts(cols []column, ref func(i int, c column) string) countPlan {
 
 // decode sets the planned figures of each column's metrics from vals,
 // the plan's results over vals[0] rows, with counts scaled to a table of
-// rows rows when those were a sample of it.
+// rows rows when those were a sample of it (each rounded, blanks bounded
+// by the rows that are not null).
 func (pl countPlan) decode(vals []*string, ms []connectors.ColumnMetrics, rows int64) {
 	read := parseInt(vals[0])
 	scale := func(n int64) int64 {
@@ -336,7 +351,7 @@ func (pl countPlan) decode(vals []*string, ms []connectors.ColumnMetrics, rows i
 		nonNull := parseInt(vals[sl.count])
 		m.Nulls = scale(read - nonNull)
 		if sl.empty >= 0 {
-			m.Empty = scale(parseInt(vals[sl.empty]))
+			m.Empty = min(scale(parseInt(vals[sl.empty])), rows-m.Nulls)
 		}
 		if sl.min >= 0 {
 			m.Min, m.Max = cut(vals[sl.min]), cut(vals[sl.max])
@@ -425,7 +440,7 @@ func SamplePercent(target, rows int64) float32 {
 //
 // The query returns a row per column (q's count(*) keeps it one row when
 // no column has a figure of its own).
-func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, relkind string, cols []column, p *TableProfile) error {
+func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, relkind string, cols []column, p *TableProfile, sampled bool) (read int64, err error) {
 	target := SampleRows(len(cols))
 	exact := p.Rows <= target
 	var args []any
@@ -440,7 +455,7 @@ func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, r
 		from += " TABLESAMPLE SYSTEM (" + param(SamplePercent(target, p.Rows)) + "::real) REPEATABLE (" + param(float64(SampleSeed)) + "::float8)"
 	}
 	var counts *countPlan
-	if s.sampled {
+	if sampled {
 		pl := planCounts(cols, func(i int, _ column) string { return "c" + strconv.Itoa(i) })
 		counts = &pl
 	}
@@ -450,17 +465,17 @@ func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, r
 	defer cancel()
 	rows, err := conn.Query(qctx, sql, args...)
 	if err != nil {
-		return s.readError(qctx, table, "profiled", err)
+		return 0, s.readError(qctx, table, "profiled", err)
 	}
 	defer rows.Close()
-	found := make([]sampled, len(cols))
+	found := make([]sampledRow, len(cols))
 	var countVals []*string
 	for rows.Next() {
 		var i int32
-		var st sampled
+		var st sampledRow
 		var cs []*string
 		if err := rows.Scan(&i, &st.d, &st.f1, &st.n, &st.stats, &st.min, &st.max, &cs); err != nil {
-			return s.readError(qctx, table, "profiled", err)
+			return 0, s.readError(qctx, table, "profiled", err)
 		}
 		if i >= 0 && int(i) < len(cols) {
 			found[i] = st
@@ -470,20 +485,21 @@ func (s *Source) samplePass(ctx context.Context, conn *pgx.Conn, table, ident, r
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return s.readError(qctx, table, "profiled", err)
+		return 0, s.readError(qctx, table, "profiled", err)
 	}
 	if counts != nil {
 		if len(countVals) != len(counts.exprs) {
-			return fmt.Errorf("postgresql: profile of %q: %d sampled counts for %d aggregates", table, len(countVals), len(counts.exprs))
+			return 0, fmt.Errorf("postgresql: profile of %q: %d sampled counts for %d aggregates", table, len(countVals), len(counts.exprs))
 		}
 		// Before apply: the distinct estimate is bounded by the non-null
 		// values.
 		counts.decode(countVals, p.Columns, p.Rows)
+		read = parseInt(countVals[0])
 	}
 	for i, c := range cols {
 		found[i].apply(&p.Columns[i], c, p.Rows, exact, counts != nil)
 	}
-	return nil
+	return read, nil
 }
 
 // samplePassSQL is the sample pass's query over from (the table, sampled);
@@ -569,8 +585,8 @@ func numberStats(c column, ref string) []string {
 	}
 }
 
-// sampled is one column's row of the sample pass.
-type sampled struct {
+// sampledRow is one column's row of the sample pass.
+type sampledRow struct {
 	d, f1, n int64     // distinct, once-seen and non-null sampled values, when grouped
 	stats    []float64 // formatStats' figures, then numberStats'
 	min, max *string   // textRange's
@@ -580,7 +596,7 @@ type sampled struct {
 // sample was the whole table, counts that the sample counted the nulls
 // and blanks and found the extremes too. Unless exact, every figure the
 // sample gave is an estimate, and the column's Estimated names them.
-func (st sampled) apply(m *connectors.ColumnMetrics, c column, rows int64, exact, counts bool) {
+func (st sampledRow) apply(m *connectors.ColumnMetrics, c column, rows int64, exact, counts bool) {
 	if exact {
 		m.Distinct = st.d
 	} else {

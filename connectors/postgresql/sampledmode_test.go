@@ -2,6 +2,7 @@ package postgresql
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/dqs/dqs/connectors"
 	"github.com/dqs/dqs/connectors/connectortest"
 )
 
@@ -173,7 +175,90 @@ func TestProfileSampledModeSmallTableIsExact(t *testing.T) {
 	for i, w := range whole.Columns {
 		checkExact(t, got.Columns[i], w, whole.Types[i])
 	}
-	if !strings.Contains(tr.sql[len(tr.sql)-1], "count(") {
-		t.Errorf("the sample pass does not count: %s", tr.sql[len(tr.sql)-1])
+	// Read whole, the table's counts come from the sample pass, after a
+	// pass that only counts the rows.
+	if len(tr.sql) != 3 || !strings.HasSuffix(tr.sql[1], "count(*)::text\n] FROM "+(pgx.Identifier{schema, tbl.Name}).Sanitize()) ||
+		!strings.Contains(tr.sql[2], "ARRAY[count(*)::text, count(c0)::text") {
+		t.Errorf("queries %q, want the row count, then the sample pass counting the columns", tr.sql)
+	}
+}
+
+// TestSampledCountsBounded: counts scaled from a sample are rounded one
+// by one, and blanks are bounded by the rows that are not null, so nulls
+// and blanks never add up to more than the table's rows.
+func TestSampledCountsBounded(t *testing.T) {
+	pl := planCounts([]column{{name: "t", typ: "text", class: classText}}, func(int, column) string { return "c0" })
+	text := func(s string) *string { return &s }
+	// 100,000 sampled rows: 1 null, 99,999 blanks; a table of 150,000:
+	// 1.5 and 149,998.5 both round up.
+	vals := []*string{text("100000"), text("99999"), text("99999")}
+	ms := make([]connectors.ColumnMetrics, 1)
+	pl.decode(vals, ms, 150_000)
+	if ms[0].Nulls != 2 || ms[0].Empty != 149_998 {
+		t.Errorf("nulls %d, empty %d; want 2 and 149,998 (the rows not null)", ms[0].Nulls, ms[0].Empty)
+	}
+}
+
+// TestSampledProfileEmptySampleIsRunExactly: a sampled profile whose
+// sample reads no row of a table that counted some has nothing to scale;
+// the profile is run again exactly rather than report no nulls.
+func TestSampledProfileEmptySampleIsRunExactly(t *testing.T) {
+	srv := testServer(t)
+	schema := srv.schema(t)
+	name := pgx.Identifier{schema, "few"}.Sanitize()
+	srv.exec(t, "CREATE TABLE "+name+" AS SELECT g AS id, NULL::int AS n FROM generate_series(1, 8) g")
+	old := SampleTarget
+	SampleTarget = 3
+	defer func() { SampleTarget = old }()
+	if rows := srv.sampledRows(t, schema, "few", []string{"id"}, 2, 8); len(rows) != 0 {
+		t.Fatalf("the seed's sample of the one page reads %d rows; this test needs a sample reading none", len(rows))
+	}
+	tr := &sqlTracer{}
+	p, err := srv.openSampled(t, schema, tr).Profile(context.Background(), "few", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := srv.open(t, schema, nil).Profile(context.Background(), "few", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, n := p.Columns[0], p.Columns[1]
+	if p.Rows != 8 || n.Nulls != 8 || id.Nulls != 0 || str(id.Min) != "1" || str(id.Max) != "8" || p.Queries != 5 {
+		t.Errorf("profile %+v in %d queries, want the exact counts and extremes after the empty sample (5 queries)", p.Columns, p.Queries)
+	}
+	for i, e := range exact.Columns {
+		if g := p.Columns[i]; fmt.Sprint(g.Estimated) != fmt.Sprint(e.Estimated) || g.Distinct != e.Distinct {
+			t.Errorf("%s: %+v, want the exact mode's %+v", g.Name, g, e)
+		}
+	}
+}
+
+// TestSampledProfileOfAViewIsExact: a view would be evaluated whole to
+// be sampled, so the sampled mode profiles it exactly, as the exact mode
+// does.
+func TestSampledProfileOfAViewIsExact(t *testing.T) {
+	srv := testServer(t)
+	schema := srv.schema(t)
+	tbl := oracleTable(20_000, 19)
+	srv.create(t, schema, tbl)
+	srv.exec(t, "CREATE VIEW "+(pgx.Identifier{schema, "v"}).Sanitize()+" AS SELECT * FROM "+(pgx.Identifier{schema, tbl.Name}).Sanitize())
+	old := SampleTarget
+	SampleTarget = 3_000
+	defer func() { SampleTarget = old }()
+	exact, err := srv.open(t, schema, nil).Profile(context.Background(), "v", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := srv.openSampled(t, schema, &sqlTracer{}).Profile(context.Background(), "v", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := connectortest.Expect(tbl, nil)
+	for i, w := range whole.Columns {
+		g := got.Columns[i]
+		checkExact(t, g, w, whole.Types[i])
+		if slices.Contains(g.Estimated, "nulls") || fmt.Sprint(g.Estimated) != fmt.Sprint(exact.Columns[i].Estimated) {
+			t.Errorf("%s: estimated %q, want the exact mode's %q", g.Name, g.Estimated, exact.Columns[i].Estimated)
+		}
 	}
 }
