@@ -40,7 +40,10 @@
 //     (COUNT(DISTINCT c)) instead of APPROX_COUNT_DISTINCT.
 //  3. Only should the sample hold no rows (BigQuery documents that a
 //     share above zero of a non-empty table always returns some): the
-//     exact query, a third.
+//     exact query, a third; or, should it hold more rows than were
+//     counted (the table grew in between), the count again, to tell a
+//     sample that read every block from one that read some
+//     (sqlprofile.Run).
 //
 // TableProfile.Queries counts them (2, or 3). A view, a materialized view,
 // a snapshot or an external table is profiled exactly in one query, as
@@ -72,6 +75,18 @@
 // equal values are stored together, possibly by the factor rows/sampled
 // rows, and over-estimates a column whose values recur too rarely for the
 // sample to hold a repeat.
+//
+// A sample is not repeatable. BigQuery's TABLESAMPLE takes no seed (there
+// is no REPEATABLE clause), and BigQuery documents that it does not cache
+// the results of a query with TABLESAMPLE, which might return different
+// results each time: each scan draws its own blocks, and the estimates of
+// a table that has not changed may move a little from one scan to the
+// next (within the precision above; a table read whole by its sample does
+// not move). A sampled series of a large table thus wobbles around the
+// table's figures where an exact one stays flat; the row count is exact
+// and does not move. PostgreSQL (TABLESAMPLE ... REPEATABLE) and
+// Snowflake (SAMPLE SYSTEM ... SEED) sample with sqlprofile.SampleSeed and
+// draw the same blocks of an unchanged table every time.
 package bigquery
 
 import (

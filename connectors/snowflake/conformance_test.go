@@ -55,16 +55,17 @@ func sfText(v any) *string {
 func evalAnswer(tables map[string]connectortest.Table) func(r *http.Request, q query) (*result, string) {
 	return func(r *http.Request, q query) (*result, string) {
 		switch {
+		case strings.Contains(q.SQL, "INFORMATION_SCHEMA.COLUMNS"):
+			// Before the TABLES case: columnsQuery joins both.
+			res := &result{cols: columnsCols}
+			for _, c := range tables[q.Args[2]].Columns {
+				res.rows = append(res.rows, []*string{sp("PUBLIC"), sp(c.Name), sp(sfType[c.Type][0]), sp("BASE TABLE")})
+			}
+			return res, ""
 		case strings.Contains(q.SQL, "INFORMATION_SCHEMA.TABLES"):
 			res := &result{cols: []col{{"TABLE_SCHEMA", "text"}, {"TABLE_NAME", "text"}, {"ROW_COUNT", "fixed"}, {"BYTES", "fixed"}}}
 			for _, name := range slices.Sorted(maps.Keys(tables)) {
 				res.rows = append(res.rows, []*string{sp("PUBLIC"), sp(name), sp(strconv.Itoa(len(tables[name].Rows))), sp("100")})
-			}
-			return res, ""
-		case strings.Contains(q.SQL, "INFORMATION_SCHEMA.COLUMNS"):
-			res := &result{cols: []col{{"TABLE_SCHEMA", "text"}, {"COLUMN_NAME", "text"}, {"DATA_TYPE", "text"}}}
-			for _, c := range tables[q.Args[2]].Columns {
-				res.rows = append(res.rows, []*string{sp("PUBLIC"), sp(c.Name), sp(sfType[c.Type][0])})
 			}
 			return res, ""
 		case strings.Contains(q.SQL, "INFORMATION_SCHEMA.SCHEMATA"):

@@ -68,11 +68,16 @@ const blank = "' ' || CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13)"
 // values of the ? placeholders, in order.
 //
 // With pct below 100 (a sampled profile, sqlprofile.Run) the same query
-// reads a block sample of pct percent of the table, SAMPLE SYSTEM (pct),
-// its COUNT(*) then counting the sampled rows, and counts the distinct
-// values of the sample exactly (COUNT(DISTINCT)), which
-// sqlprofile.EstimateDistinct needs to tell a unique column from one of
-// values seen twice.
+// reads a block sample of pct percent of the table, SAMPLE SYSTEM (pct)
+// SEED (sqlprofile.SampleSeed), its COUNT(*) then counting the sampled
+// rows, and counts the distinct values of the sample exactly
+// (COUNT(DISTINCT)), which sqlprofile.EstimateDistinct needs to tell a
+// unique column from one of values seen twice. The seed makes the sample
+// repeatable: the same blocks of an unchanged table from one profile to
+// the next, so its estimates do not move between scans. Snowflake takes a
+// seed only for SYSTEM (BLOCK) or BERNOULLI sampling of a fraction of a
+// table, not of a view or a subquery: only a table (sampleable) is ever
+// sampled.
 func profileQuery(schema, table string, cols []column, formats map[string]string, pct float64) (sql string, items []sqlprofile.Item, args []any) {
 	var sel []string
 	add := func(col int, m sqlprofile.Metric, q, expr string) {
@@ -125,7 +130,7 @@ func profileQuery(schema, table string, cols []column, formats map[string]string
 	}
 	sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + tableName(schema, table)
 	if sampled {
-		sql += " SAMPLE SYSTEM (" + sqlprofile.PercentLiteral(pct) + ")"
+		sql += " SAMPLE SYSTEM (" + sqlprofile.PercentLiteral(pct) + ") SEED (" + strconv.Itoa(sqlprofile.SampleSeed) + ")"
 	}
 	return sql, items, args
 }
@@ -135,7 +140,8 @@ func tableName(schema, table string) string { return quoteIdent(schema) + "." + 
 
 // countQuery is the first query of a sampled profile: the table's exact
 // row count, which Snowflake answers from its micro-partitions' metadata
-// for a table (a view is evaluated).
+// for a table (a view would be evaluated whole: views are never sampled,
+// sampleable).
 func countQuery(schema, table string) string {
 	return "SELECT COUNT(*) FROM " + tableName(schema, table)
 }
@@ -147,13 +153,34 @@ func sampleQuery(schema, table string, limit int) string {
 		" SAMPLE (" + strconv.Itoa(limit) + " ROWS)"
 }
 
+// sampleable tells whether an object of catalogue TABLE_TYPE typ
+// (INFORMATION_SCHEMA.TABLES) is profiled from a sample in a sampled
+// profile: a table stored in micro-partitions, BASE TABLE (permanent,
+// transient, dynamic, Iceberg or hybrid alike) or a temporary table.
+// Anything else is profiled by the exact query alone, as BigQuery's views
+// are: a VIEW or MATERIALIZED VIEW, which COUNT(*) would evaluate whole
+// before the sample evaluates it again (sampled costing more than exact)
+// and which takes no seed (SAMPLE ... SEED is for tables only); an
+// EXTERNAL TABLE, whose COUNT(*) reads its files; an EVENT TABLE; and a
+// type unknown (or missing, NULL) rather than one guessed safe.
+func sampleable(typ string) bool {
+	switch strings.ToUpper(strings.TrimSpace(typ)) {
+	case "BASE TABLE", "TEMPORARY TABLE", "LOCAL TEMPORARY":
+		return true
+	}
+	return false
+}
+
 // The catalogue of the session's database. A schema is matched as given
 // or upper-cased (the name an unquoted identifier is stored under); the
-// exact match wins.
+// exact match wins. columnsQuery reads a table's columns and, on each of
+// them, the table's TABLE_TYPE (sampleable), in one query: the
+// INFORMATION_SCHEMA.TABLES row of the same table joined to its columns.
 const (
 	listQuery = "SELECT TABLE_SCHEMA, TABLE_NAME, ROW_COUNT, BYTES FROM INFORMATION_SCHEMA.TABLES " +
 		"WHERE TABLE_SCHEMA IN (?, UPPER(?)) ORDER BY TABLE_NAME"
-	columnsQuery = "SELECT TABLE_SCHEMA, COLUMN_NAME, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS " +
-		"WHERE TABLE_SCHEMA IN (?, UPPER(?)) AND TABLE_NAME = ? ORDER BY TABLE_SCHEMA, ORDINAL_POSITION"
+	columnsQuery = "SELECT C.TABLE_SCHEMA, C.COLUMN_NAME, C.DATA_TYPE, T.TABLE_TYPE FROM INFORMATION_SCHEMA.COLUMNS C " +
+		"LEFT JOIN INFORMATION_SCHEMA.TABLES T ON T.TABLE_CATALOG = C.TABLE_CATALOG AND T.TABLE_SCHEMA = C.TABLE_SCHEMA AND T.TABLE_NAME = C.TABLE_NAME " +
+		"WHERE C.TABLE_SCHEMA IN (?, UPPER(?)) AND C.TABLE_NAME = ? ORDER BY C.TABLE_SCHEMA, C.ORDINAL_POSITION"
 	schemaQuery = "SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME IN (?, UPPER(?))"
 )

@@ -115,7 +115,7 @@ func TestSampledProfileQueryGolden(t *testing.T) {
 		`APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.75) AS M11, APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.95) AS M12, ` +
 		`APPROX_PERCENTILE(CAST("ID" AS DOUBLE), 0.99) AS M13, ` +
 		`COUNT_IF("D" IS NULL) AS M14, COUNT(DISTINCT "D") AS M15, TO_VARCHAR(MIN("D")) AS M16, TO_VARCHAR(MAX("D")) AS M17 ` +
-		`FROM "S"."T" SAMPLE SYSTEM (0.0001)`
+		`FROM "S"."T" SAMPLE SYSTEM (0.0001) SEED (20261127)`
 	if sql != want {
 		t.Errorf("sampled profile SQL\n got %s\nwant %s", sql, want)
 	}

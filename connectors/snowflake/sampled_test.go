@@ -12,6 +12,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,7 +96,7 @@ func TestSampledProfile(t *testing.T) {
 	}
 	// 100·100,000/12,345,678 = 0.81000..., rounded up.
 	want, _, _ := profileQuery("PUBLIC", "PEOPLE", peopleCols, nameFormat, 0.811)
-	if q[2].SQL != want || !strings.HasSuffix(q[2].SQL, `FROM "PUBLIC"."PEOPLE" SAMPLE SYSTEM (0.811)`) ||
+	if q[2].SQL != want || !strings.HasSuffix(q[2].SQL, `FROM "PUBLIC"."PEOPLE" SAMPLE SYSTEM (0.811) SEED (20261127)`) ||
 		!strings.Contains(q[2].SQL, `COUNT(DISTINCT "ID")`) || strings.Contains(q[2].SQL, "APPROX_COUNT_DISTINCT") {
 		t.Errorf("sampled query\n got %s\nwant %s", q[2].SQL, want)
 	}
@@ -169,7 +170,7 @@ func TestSampledProfileEmptySample(t *testing.T) {
 		t.Fatalf("Profile: %v", err)
 	}
 	q := f.sent()
-	if len(q) != 4 || p.Queries != 4 || !strings.HasSuffix(q[2].SQL, " SAMPLE SYSTEM (3.34)") || strings.Contains(q[3].SQL, "SAMPLE") {
+	if len(q) != 4 || p.Queries != 4 || !strings.HasSuffix(q[2].SQL, " SAMPLE SYSTEM (3.34) SEED (20261127)") || strings.Contains(q[3].SQL, "SAMPLE") {
 		t.Fatalf("sent %+v (reported %d), want the catalogue, the count, the sample and the exact query", q, p.Queries)
 	}
 	if p.Rows != 4 || p.Columns[0].Distinct != 4 || len(p.Columns[0].Estimated) != 0 {
@@ -193,5 +194,116 @@ func TestExactProfileSendsNoCount(t *testing.T) {
 	}
 	if p.Queries != 2 || len(p.Columns[0].Estimated) != 0 {
 		t.Errorf("exact profile %+v", p)
+	}
+}
+
+// The sample is seeded (sqlprofile.SampleSeed, PostgreSQL's seed): two
+// profiles of an unchanged table send the very same sample, SAMPLE SYSTEM
+// (p) SEED (20261127), so that their estimates do not move between scans.
+func TestSampledProfileRepeatable(t *testing.T) {
+	f := newFake(t)
+	f.answer = sampledAnswer("12345678", strs(
+		99_000,
+		0, 98_000, 3, 12_345_601, 6.2e6, 3.5e6, 1e5, 6e5, 3e6, 6e6, 9e6, 1.17e7, 1.22e7,
+		333, 990, 7, "AB-1234", "ZZ-9999", 48_000,
+		0, 2, "false", "true",
+		99_000, 0, nil, nil,
+	))
+	s := openSampled(t, f)
+	var samples []string
+	for range 2 {
+		if _, err := s.Profile(context.Background(), "PEOPLE", nameFormat); err != nil {
+			t.Fatalf("Profile: %v", err)
+		}
+	}
+	for _, q := range f.sent() {
+		if strings.Contains(q.SQL, " SAMPLE ") {
+			samples = append(samples, q.SQL)
+		}
+	}
+	if len(samples) != 2 || samples[0] != samples[1] || !strings.HasSuffix(samples[0], " SAMPLE SYSTEM (0.811) SEED (20261127)") {
+		t.Errorf("samples %q, want the same seeded sample twice", samples)
+	}
+}
+
+// A view or a materialized view is profiled by the exact query alone, as
+// BigQuery's are: COUNT(*) would evaluate the view whole and the sample
+// evaluate it again, and a view takes no seeded sample. The catalogue
+// query tells it by its TABLE_TYPE.
+func TestSampledProfileView(t *testing.T) {
+	for _, view := range []string{"PEOPLE_VIEW", "PEOPLE_MVIEW"} {
+		t.Run(view, func(t *testing.T) {
+			f := newFake(t)
+			f.answer = sampledAnswer("12345678", nil)
+			s := openSampled(t, f)
+			p, err := s.Profile(context.Background(), view, nameFormat)
+			if err != nil {
+				t.Fatalf("Profile: %v", err)
+			}
+			q := f.sent()
+			exact, _, _ := profileQuery("PUBLIC", view, peopleCols, nameFormat, 100)
+			if len(q) != 2 || p.Queries != 2 || q[0].SQL != columnsQuery || q[1].SQL != exact {
+				t.Fatalf("sent %+v (reported %d), want the catalogue and the exact query alone", q, p.Queries)
+			}
+			if p.Rows != 4 || p.Columns[0].Distinct != 4 {
+				t.Errorf("profile %+v, want the exact query's", p)
+			}
+			for _, c := range p.Columns {
+				if len(c.Estimated) != 0 {
+					t.Errorf("%s estimated %v", c.Name, c.Estimated)
+				}
+			}
+		})
+	}
+	for typ, want := range map[string]bool{"BASE TABLE": true, "TEMPORARY TABLE": true, "VIEW": false, "MATERIALIZED VIEW": false,
+		"EXTERNAL TABLE": false, "EVENT TABLE": false, "": false} {
+		if got := sampleable(typ); got != want {
+			t.Errorf("sampleable(%q) = %v, want %v", typ, got, want)
+		}
+	}
+}
+
+// A table that grew between the count and the sample (the sample counting
+// more rows than the count) is counted again: the sample of a table of
+// one micro-partition that drew it whole keeps its figures exact, with the
+// rows it read.
+func TestSampledProfileTableGrew(t *testing.T) {
+	f := newFake(t)
+	counts := []string{"150000", "1150000"}
+	sampled := sampledAnswer("", strs(
+		1_150_000,
+		0, 1_150_000, 1, 1_150_000, 575_000.5, 331_976, 11_501, 57_501, 287_501, 575_001, 862_501, 1_092_501, 1_138_501,
+		10, 20, 30, "AB-1234", "ZZ-9999", 1_000_000,
+		0, 2, "false", "true",
+		1_150_000, 0, nil, nil,
+	))
+	var mu sync.Mutex
+	f.answer = func(r *http.Request, q query) (*result, string) {
+		if q.SQL == peopleCount {
+			mu.Lock()
+			n := counts[0]
+			counts = counts[1:]
+			mu.Unlock()
+			return &result{cols: []col{{"COUNT(*)", "fixed"}}, rows: [][]*string{{sp(n)}}}, ""
+		}
+		return sampled(r, q)
+	}
+	s := openSampled(t, f)
+	p, err := s.Profile(context.Background(), "PEOPLE", nameFormat)
+	if err != nil {
+		t.Fatalf("Profile: %v", err)
+	}
+	q := f.sent()
+	if len(q) != 4 || p.Queries != 4 || q[1].SQL != peopleCount || !strings.HasSuffix(q[2].SQL, " SAMPLE SYSTEM (66.7) SEED (20261127)") || q[3].SQL != peopleCount {
+		t.Fatalf("sent %+v (reported %d), want the catalogue, the count, the sample and the count again", q, p.Queries)
+	}
+	name := p.Columns[1]
+	if p.Rows != 1_150_000 || name.Nulls != 10 || name.Empty != 20 || name.Distinct != 30 {
+		t.Errorf("rows %d, NAME %+v; want the sample's figures as they are", p.Rows, name)
+	}
+	for _, c := range p.Columns {
+		if len(c.Estimated) != 0 || c.Nulls+c.Empty > p.Rows {
+			t.Errorf("%s estimated %v, nulls %d + empty %d of %d rows", c.Name, c.Estimated, c.Nulls, c.Empty, p.Rows)
+		}
 	}
 }

@@ -16,36 +16,51 @@
 // turned off, since it would reach them outside the guard.
 //
 // List reads INFORMATION_SCHEMA.TABLES (ROW_COUNT, BYTES), never
-// counting. Profile reads the columns from INFORMATION_SCHEMA.COLUMNS and
-// sends one aggregate query (TableProfile.Queries is 2); Sample sends one
+// counting. Profile reads the columns from INFORMATION_SCHEMA.COLUMNS
+// (with the table's TABLE_TYPE from INFORMATION_SCHEMA.TABLES, in the
+// same query) and sends one aggregate query (TableProfile.Queries is 2); Sample sends one
 // query (SAMPLE (n ROWS)), after one catalogue look-up of the schema's
 // stored name per Source.
 //
 // # Sampled profile
 //
 // With Options.SampledProfile (source config "profile_mode": "sampled")
-// Profile reads the whole table only to count its rows: after the
-// catalogue query, at most two aggregate queries (sqlprofile.Run):
+// Profile of a table reads the whole table only to count its rows: after
+// the catalogue query, at most two aggregate queries (sqlprofile.Run):
 //
 //  1. SELECT COUNT(*) FROM "S"."T": the exact row count, which Snowflake
-//     answers from a table's metadata (a view is evaluated).
+//     answers from a table's metadata.
 //  2. A table of at most sqlprofile.SampleRows(columns) rows (100,000;
 //     fewer past 20 columns, so that a sample holds about 2,000,000
 //     values) gets the exact aggregate query above: figures exact,
 //     ColumnMetrics.Estimated empty. A larger one gets the same query over
 //     a block sample of about that many rows, SELECT COUNT(*) AS M0, ...
-//     FROM "S"."T" SAMPLE SYSTEM (0.811), the probability 100·target/rows
-//     percent rounded up to three significant digits, a literal the
-//     connector computes (identifiers stay quoted, formats stay bind
-//     parameters). Its COUNT(*) counts the sampled rows, and it counts
-//     each column's distinct values over the sample exactly
-//     (COUNT(DISTINCT c)) instead of APPROX_COUNT_DISTINCT.
+//     FROM "S"."T" SAMPLE SYSTEM (0.811) SEED (20261127), the probability
+//     100·target/rows percent rounded up to three significant digits, a
+//     literal the connector computes (identifiers stay quoted, formats
+//     stay bind parameters), the seed sqlprofile.SampleSeed (PostgreSQL's
+//     too). Its COUNT(*) counts the sampled rows, and it counts each
+//     column's distinct values over the sample exactly (COUNT(DISTINCT
+//     c)) instead of APPROX_COUNT_DISTINCT.
 //  3. Only should the sample hold no rows (a small share of a table of few
-//     blocks may draw none): the exact query, a third.
+//     blocks may draw none): the exact query, a third; or, should it
+//     hold more rows than were counted (the table grew in between), the
+//     count again (sqlprofile.Run).
 //
 // TableProfile.Queries counts them, the catalogue's included (3, or 4).
 // A sample that counted every row of the table is the table: its figures
 // are kept as exact.
+//
+// The seed makes the sample repeatable: the blocks drawn from a table are
+// random but the same from one profile to the next while the table is
+// unchanged, so that two scans of an unchanged table report the same
+// estimates and the trends between scans are the table's, not the
+// sample's. Snowflake takes a seed on tables only, and COUNT(*) of a view
+// evaluates it whole (then the sample would evaluate it again, sampled
+// costing more than exact): a view, a materialized view, an external or
+// event table (any TABLE_TYPE but BASE TABLE or a temporary table) is
+// profiled exactly in one aggregate query, as without the option
+// (TableProfile.Queries 2).
 //
 // Precision of a sampled profile. Rows are exact. Every other figure comes
 // from the sample and is named in ColumnMetrics.Estimated (nulls, empty

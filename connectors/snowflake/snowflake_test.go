@@ -184,27 +184,34 @@ func (f *fake) sent() []query {
 	return append([]query(nil), f.queries...)
 }
 
-// defaultAnswer knows schema PUBLIC with table PEOPLE (and a SLOW table
-// whose queries never end).
+// columnsCols are the columns of columnsQuery's result.
+var columnsCols = []col{{"TABLE_SCHEMA", "text"}, {"COLUMN_NAME", "text"}, {"DATA_TYPE", "text"}, {"TABLE_TYPE", "text"}}
+
+// defaultAnswer knows schema PUBLIC with table PEOPLE, the views
+// PEOPLE_VIEW and PEOPLE_MVIEW (materialized) of the same columns (and a
+// SLOW table whose queries never end).
 func defaultAnswer(r *http.Request, q query) (*result, string) {
 	switch {
 	case strings.Contains(q.SQL, `"SLOW"`):
 		<-r.Context().Done()
 		return nil, ""
+	case strings.Contains(q.SQL, "INFORMATION_SCHEMA.COLUMNS"):
+		// Before the TABLES case: columnsQuery joins both.
+		kind := map[string]string{"PEOPLE": "BASE TABLE", "SLOW": "BASE TABLE", "PEOPLE_VIEW": "VIEW", "PEOPLE_MVIEW": "MATERIALIZED VIEW"}
+		if len(q.Args) != 3 || kind[q.Args[2]] == "" {
+			return &result{cols: columnsCols}, ""
+		}
+		k := kind[q.Args[2]]
+		return &result{cols: columnsCols, rows: [][]*string{
+			{sp("PUBLIC"), sp("ID"), sp("NUMBER"), sp(k)},
+			{sp("PUBLIC"), sp("NAME"), sp("TEXT"), sp(k)},
+			{sp("PUBLIC"), sp("ACTIVE"), sp("BOOLEAN"), sp(k)},
+			{sp("PUBLIC"), sp("CREATED"), sp("TIMESTAMP_NTZ"), sp(k)},
+		}}, ""
 	case strings.Contains(q.SQL, "INFORMATION_SCHEMA.TABLES"):
 		return &result{cols: []col{{"TABLE_SCHEMA", "text"}, {"TABLE_NAME", "text"}, {"ROW_COUNT", "fixed"}, {"BYTES", "fixed"}}, rows: [][]*string{
 			{sp("PUBLIC"), sp("PEOPLE"), sp("4"), sp("2048")},
 			{sp("PUBLIC"), sp("A_VIEW"), nil, nil},
-		}}, ""
-	case strings.Contains(q.SQL, "INFORMATION_SCHEMA.COLUMNS"):
-		if len(q.Args) != 3 || (q.Args[2] != "PEOPLE" && q.Args[2] != "SLOW") {
-			return &result{cols: []col{{"TABLE_SCHEMA", "text"}, {"COLUMN_NAME", "text"}, {"DATA_TYPE", "text"}}}, ""
-		}
-		return &result{cols: []col{{"TABLE_SCHEMA", "text"}, {"COLUMN_NAME", "text"}, {"DATA_TYPE", "text"}}, rows: [][]*string{
-			{sp("PUBLIC"), sp("ID"), sp("NUMBER")},
-			{sp("PUBLIC"), sp("NAME"), sp("TEXT")},
-			{sp("PUBLIC"), sp("ACTIVE"), sp("BOOLEAN")},
-			{sp("PUBLIC"), sp("CREATED"), sp("TIMESTAMP_NTZ")},
 		}}, ""
 	case strings.Contains(q.SQL, "INFORMATION_SCHEMA.SCHEMATA"):
 		return &result{cols: []col{{"SCHEMA_NAME", "text"}}, rows: [][]*string{{sp("PUBLIC")}}}, ""

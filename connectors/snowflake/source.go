@@ -92,45 +92,52 @@ func (s *Source) List(ctx context.Context) ([]connectors.Table, error) {
 	return out, nil
 }
 
-// columns reads a table's columns from the catalogue.
-func (s *Source) columns(ctx, cctx context.Context, conn *sql.Conn, table string) (string, []column, error) {
+// columns reads a table's columns from the catalogue, with its TABLE_TYPE
+// ("" when the catalogue has none for it).
+func (s *Source) columns(ctx, cctx context.Context, conn *sql.Conn, table string) (string, []column, string, error) {
 	what := fmt.Sprintf("table %q", table)
 	rows, err := conn.QueryContext(cctx, columnsQuery, s.schema, s.schema, table)
 	if err != nil {
-		return "", nil, s.queryErr(ctx, cctx, what, err)
+		return "", nil, "", s.queryErr(ctx, cctx, what, err)
 	}
 	defer rows.Close()
 	bySchema := map[string][]column{}
+	kinds := map[string]string{}
 	var schemas []string
 	for rows.Next() {
 		var schema, name, typ string
-		if err := rows.Scan(&schema, &name, &typ); err != nil {
-			return "", nil, s.queryErr(ctx, cctx, what, err)
+		var kind sql.NullString
+		if err := rows.Scan(&schema, &name, &typ, &kind); err != nil {
+			return "", nil, "", s.queryErr(ctx, cctx, what, err)
 		}
 		if _, ok := bySchema[schema]; !ok {
 			schemas = append(schemas, schema)
 		}
 		bySchema[schema] = append(bySchema[schema], column{Name: name, Type: typ, Class: classify(typ)})
+		kinds[schema] = kind.String
 	}
 	if err := rows.Err(); err != nil {
-		return "", nil, s.queryErr(ctx, cctx, what, err)
+		return "", nil, "", s.queryErr(ctx, cctx, what, err)
 	}
 	schema, ok := s.pick(schemas)
 	if !ok {
-		return "", nil, fmt.Errorf("%w: snowflake table %q in schema %q", connectors.ErrNotFound, table, s.schema)
+		return "", nil, "", fmt.Errorf("%w: snowflake table %q in schema %q", connectors.ErrNotFound, table, s.schema)
 	}
 	s.remember(schema)
 	cols := bySchema[schema]
 	if len(cols) > connectors.MaxColumns {
-		return "", nil, fmt.Errorf("%w: snowflake table %q has %d columns (at most %d)", connectors.ErrTooWide, table, len(cols), connectors.MaxColumns)
+		return "", nil, "", fmt.Errorf("%w: snowflake table %q has %d columns (at most %d)", connectors.ErrTooWide, table, len(cols), connectors.MaxColumns)
 	}
-	return schema, cols, nil
+	return schema, cols, kinds[schema], nil
 }
 
 // Profile computes the table's column metrics: one catalogue query for
-// its columns, one aggregate query; in a sampled profile (Options.
-// SampledProfile) the table's rows are counted first and the aggregate
-// query reads a sample of them (sqlprofile.Run).
+// its columns (and its type), one aggregate query; in a sampled profile
+// (Options.SampledProfile) a table's rows are counted first and the
+// aggregate query reads a seeded sample of them (sqlprofile.Run). A view,
+// a materialized view or any object but a table (sampleable) is profiled
+// exactly either way: COUNT(*) would evaluate a view whole, and a view
+// takes no seeded sample.
 func (s *Source) Profile(ctx context.Context, table string, formats map[string]string) (*connectors.TableProfile, error) {
 	cctx, cancel := s.readCall(ctx)
 	defer cancel()
@@ -139,7 +146,7 @@ func (s *Source) Profile(ctx context.Context, table string, formats map[string]s
 		return nil, err
 	}
 	defer conn.Close()
-	schema, cols, err := s.columns(ctx, cctx, conn, table)
+	schema, cols, kind, err := s.columns(ctx, cctx, conn, table)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +188,7 @@ func (s *Source) Profile(ctx context.Context, table string, formats map[string]s
 		}
 		return decodeProfile(cols, items, vals), items, nil
 	}
-	p, err := sqlprofile.Run(s.sampled, len(cols), count, aggregate)
+	p, err := sqlprofile.Run(s.sampled && sampleable(kind), len(cols), count, aggregate)
 	if err != nil {
 		return nil, err
 	}

@@ -173,6 +173,16 @@ func setQuantile(m *connectors.ColumnMetrics, key string, f *float64) {
 // rows is read whole (its figures exact): sampling it would save little.
 const SampleTarget = 100_000
 
+// SampleSeed is the seed of a sampled profile's block sample wherever the
+// dialect takes one (Snowflake's SAMPLE SYSTEM (p) SEED (n), on tables
+// only), the same as PostgreSQL's (postgresql.SampleSeed, its TABLESAMPLE
+// ... REPEATABLE): which blocks a sample draws is random, but the same
+// from one profile to the next while the table is unchanged, so that two
+// scans of an unchanged table report the same estimates and the trends
+// between scans are the table's, not the sample's. It is within the seeds
+// Snowflake accepts (0 to 2147483647).
+const SampleSeed = 20261127
+
 // SampleCells bounds the values (rows times columns) of a sample: a wider
 // table is sampled in fewer rows, never fewer than MinSampleRows, so that
 // the bytes read (billed, in BigQuery) stay those of about 2,000,000
@@ -228,11 +238,34 @@ type Query func(percent float64) (*connectors.TableProfile, []Item, error)
 // SELECT COUNT(*)), then the aggregate query over a sample of about
 // SampleRows(cols) rows, scaled to the table's rows (Scale), or over the
 // whole table when it holds no more than that (figures exact, nothing
-// Estimated). A sample that drew every row (a table of a single block)
-// is the table: its figures are kept as exact. A sample of no rows at all
-// (a small share of a table of few blocks may draw none) gives way to the
-// query over the whole table. TableProfile.Queries is the number of
-// queries Run sent.
+// Estimated). A sample of no rows at all (a small share of a table of few
+// blocks may draw none) gives way to the query over the whole table.
+// TableProfile.Queries is the number of queries Run sent.
+//
+// Whether a sample read the whole table is told by its rows (rows, the
+// count, and read, the rows the sample counted):
+//
+//   - read == rows: the sample drew every block (BigQuery reads a table of
+//     one block whole; a table of one micro-partition in Snowflake is
+//     drawn whole or not at all): its figures are the table's, kept exact
+//     (distinct too, counted exactly over the sample). A sample of only
+//     some blocks that adds up to the count exactly would need the table
+//     to have changed between the two queries by as many rows as the
+//     unread blocks hold: not worth a query to rule out.
+//   - read > rows: the table grew between the count and the sample, and
+//     the rows alone cannot tell a sample that drew every block of the
+//     grown table from one that drew some of them (a genuine sample
+//     holding more rows than the stale count), whose figures kept as
+//     exact would be neither exact nor the table's. So count is sent
+//     again: a count equal to read is the whole table, read (its figures
+//     exact, Rows read); any other is a sample of a table still changing,
+//     scaled to the larger of the new count and read (Rows never below
+//     the rows the sample counted, so that no figure describes more rows
+//     than Rows). The recount replaces the exact fallback, which it
+//     excludes: at most three queries either way.
+//   - 0 < read < rows: a sample, scaled to rows. (A table that shrank
+//     between the queries and was read whole is then scaled up a little,
+//     by the share of rows deleted in between.)
 func Run(sampled bool, cols int, count func() (int64, error), query Query) (*connectors.TableProfile, error) {
 	sent := 0
 	if sampled {
@@ -247,15 +280,20 @@ func Run(sampled bool, cols int, count func() (int64, error), query Query) (*con
 				return nil, err
 			}
 			sent++
+			read := p.Rows
+			if read > rows {
+				if rows, err = count(); err != nil {
+					return nil, err
+				}
+				sent++
+			}
 			switch {
-			case p.Rows >= rows:
-				// The sample drew every block (BigQuery reads a table of
-				// one block whole): the figures are the table's, exact
-				// (distinct too, counted exactly over the sample).
+			case read > 0 && read == rows:
+				// Every block was drawn: the table's figures, exact.
 				p.Queries = sent
 				return p, nil
-			case p.Rows > 0:
-				Scale(p, items, rows)
+			case read > 0:
+				Scale(p, items, max(rows, read))
 				p.Queries = sent
 				return p, nil
 			}

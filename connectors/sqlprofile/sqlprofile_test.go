@@ -251,3 +251,73 @@ func TestRun(t *testing.T) {
 		t.Errorf("query error: %v", err)
 	}
 }
+
+// A sample that counted more rows than the count did means the table grew
+// between the two queries: the rows cannot tell whether the sample drew
+// every block, so the table is counted again. Equal to the sample's rows,
+// the sample is the table (exact); otherwise it is a sample, scaled, and
+// Rows never falls below the rows the sample counted.
+func TestRunTableGrew(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		rows, sample, recount int64
+		wantRows              int64
+		est                   bool
+		// nulls is the text column's: 1,000 in the sample.
+		nulls int64
+	}{
+		// A table of one block read whole after rows were added.
+		{"read whole", 150_000, 1_150_000, 1_150_000, 1_150_000, false, 1_000},
+		// Only some blocks of the grown table were drawn: not the table.
+		{"sampled", 150_000, 1_000_000, 1_150_000, 1_150_000, true, 1_150},
+		// Rows deleted after the sample: Rows stays the sample's.
+		{"shrank after", 150_000, 1_000_000, 900_000, 1_000_000, true, 1_000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var calls []string
+			counts := []int64{c.rows, c.recount}
+			count := func() (int64, error) {
+				calls = append(calls, "count")
+				n := counts[0]
+				counts = counts[1:]
+				return n, nil
+			}
+			query := func(pct float64) (*connectors.TableProfile, []Item, error) {
+				calls = append(calls, PercentLiteral(pct)+" percent")
+				row := append([]any{c.sample}, sampleRow[1:]...)
+				return decodePlan(row...), plan, nil
+			}
+			p, err := Run(true, 4, count, query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(calls); got != "[count 66.7 percent count]" || p.Queries != 3 {
+				t.Errorf("calls %s, Queries %d; want the count, the sample and the count again, 3", got, p.Queries)
+			}
+			tx := p.Columns[1]
+			if p.Rows != c.wantRows || tx.Nulls != c.nulls || (len(tx.Estimated) > 0) != c.est {
+				t.Errorf("rows %d, t %+v; want rows %d, nulls %d, estimated %v", p.Rows, tx, c.wantRows, c.nulls, c.est)
+			}
+			for _, m := range p.Columns {
+				if m.Nulls+m.Empty > p.Rows {
+					t.Errorf("%s: nulls %d + empty %d above rows %d", m.Name, m.Nulls, m.Empty, p.Rows)
+				}
+			}
+		})
+	}
+	// An error of the second count stops the profile.
+	boom := errors.New("boom")
+	n := 0
+	count := func() (int64, error) {
+		if n++; n > 1 {
+			return 0, boom
+		}
+		return 150_000, nil
+	}
+	query := func(float64) (*connectors.TableProfile, []Item, error) {
+		return decodePlan(append([]any{1_000_000}, sampleRow[1:]...)...), plan, nil
+	}
+	if _, err := Run(true, 4, count, query); err != boom {
+		t.Errorf("second count error: %v", err)
+	}
+}
