@@ -180,3 +180,10 @@ func (tr *tracer) reset() []string {
 func isAggregate(sql string) bool {
 	return strings.HasPrefix(sql, "SELECT ARRAY[") || strings.HasPrefix(sql, "WITH s AS ")
 }
+
+// setSampleTarget sets SampleTarget for the test, restored when it ends.
+func setSampleTarget(t testing.TB, n int64) {
+	old := SampleTarget
+	SampleTarget = n
+	t.Cleanup(func() { SampleTarget = old })
+}

@@ -117,9 +117,7 @@ func TestListFromCatalogue(t *testing.T) {
 		}
 	}
 	// Past SampleRows, a view is sampled with random().
-	old := SampleTarget
-	SampleTarget = 100
-	defer func() { SampleTarget = old }()
+	setSampleTarget(t, 100)
 	srv.exec(t, "CREATE VIEW "+q("g_big_view")+" AS SELECT g FROM generate_series(1, 100000) g")
 	if p, err := src.Profile(context.Background(), "g_big_view", nil); err != nil || p.Rows != 100000 || p.Columns[0].Distinct != 100000 {
 		t.Errorf("Profile of a large view: %+v, %v", p, err)
@@ -288,9 +286,7 @@ func TestProfileQueryCount(t *testing.T) {
 	tbl := oracleTable(2_000, 3)
 	srv.create(t, schema, tbl)
 	// Past SampleTarget rows, so that the second query samples.
-	old := SampleTarget
-	SampleTarget = 500
-	defer func() { SampleTarget = old }()
+	setSampleTarget(t, 500)
 
 	tr := &tracer{}
 	src := srv.open(t, schema, func(c *pgx.ConnConfig) { c.Tracer = tr })

@@ -70,9 +70,7 @@ func TestProfileSampleMatchesOracle(t *testing.T) {
 	schema := srv.schema(t)
 	tbl := oracleTable(20_000, 11)
 	srv.create(t, schema, tbl)
-	old := SampleTarget
-	SampleTarget = 3_000
-	defer func() { SampleTarget = old }()
+	setSampleTarget(t, 3_000)
 
 	src := srv.open(t, schema, nil)
 	got, err := src.Profile(context.Background(), tbl.Name, tbl.Formats)
@@ -213,9 +211,7 @@ func TestSamplePassRowPerColumn(t *testing.T) {
 	name := pgx.Identifier{schema, "dated"}.Sanitize()
 	srv.exec(t, "CREATE TABLE "+name+" AS SELECT DATE '2020-01-01' + g % 300 AS d, g % 3 = 0 AS b FROM generate_series(1, 20000) g")
 	srv.exec(t, "ANALYZE "+name)
-	old := SampleTarget
-	SampleTarget = 1_000
-	defer func() { SampleTarget = old }()
+	setSampleTarget(t, 1_000)
 	tr := &tagTracer{}
 	src := srv.open(t, schema, func(c *pgx.ConnConfig) { c.Tracer = tr })
 	p, err := src.Profile(context.Background(), "dated", nil)

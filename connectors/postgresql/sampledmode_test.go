@@ -15,19 +15,9 @@ import (
 	"github.com/dqs/dqs/connectors/connectortest"
 )
 
-// sqlTracer records the text of every query a connection sends.
-type sqlTracer struct{ sql []string }
-
-func (tr *sqlTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	tr.sql = append(tr.sql, d.SQL)
-	return ctx
-}
-
-func (tr *sqlTracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-
 // openSampled opens a Source in the sampled profile mode, through
 // connectors.Options as a scan does, recording its queries in tr.
-func (s *server) openSampled(t *testing.T, schema string, tr *sqlTracer) *Source {
+func (s *server) openSampled(t *testing.T, schema string, tr *tracer) *Source {
 	t.Helper()
 	opts := s.options(schema)
 	opts.SampledProfile = true
@@ -57,20 +47,18 @@ func TestProfileSampledModeMatchesOracle(t *testing.T) {
 	schema := srv.schema(t)
 	tbl := oracleTable(20_000, 13)
 	srv.create(t, schema, tbl)
-	old := SampleTarget
-	SampleTarget = 3_000
-	defer func() { SampleTarget = old }()
+	setSampleTarget(t, 3_000)
 
-	tr := &sqlTracer{}
+	tr := &tracer{}
 	got, err := srv.openSampled(t, schema, tr).Profile(context.Background(), tbl.Name, tbl.Formats)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Queries != 3 || len(tr.sql) != 3 {
-		t.Fatalf("%d queries counted, %d sent; want 3 (catalogue, row count, sample pass)", got.Queries, len(tr.sql))
+	if got.Queries != 3 || len(tr.queries) != 3 {
+		t.Fatalf("%d queries counted, %d sent; want 3 (catalogue, row count, sample pass)", got.Queries, len(tr.queries))
 	}
-	if want := "SELECT ARRAY[\ncount(*)::text\n] FROM " + (pgx.Identifier{schema, tbl.Name}).Sanitize(); tr.sql[1] != want {
-		t.Errorf("the pass over the whole table is\n%s\nwant only the row count:\n%s", tr.sql[1], want)
+	if want := "SELECT ARRAY[\ncount(*)::text\n] FROM " + (pgx.Identifier{schema, tbl.Name}).Sanitize(); tr.queries[1] != want {
+		t.Errorf("the pass over the whole table is\n%s\nwant only the row count:\n%s", tr.queries[1], want)
 	}
 	names := make([]string, len(tbl.Columns))
 	for i, c := range tbl.Columns {
@@ -153,7 +141,7 @@ func TestProfileSampledModeSmallTableIsExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &sqlTracer{}
+	tr := &tracer{}
 	got, err := srv.openSampled(t, schema, tr).Profile(context.Background(), tbl.Name, tbl.Formats)
 	if err != nil {
 		t.Fatal(err)
@@ -177,9 +165,9 @@ func TestProfileSampledModeSmallTableIsExact(t *testing.T) {
 	}
 	// Read whole, the table's counts come from the sample pass, after a
 	// pass that only counts the rows.
-	if len(tr.sql) != 3 || !strings.HasSuffix(tr.sql[1], "count(*)::text\n] FROM "+(pgx.Identifier{schema, tbl.Name}).Sanitize()) ||
-		!strings.Contains(tr.sql[2], "ARRAY[count(*)::text, count(c0)::text") {
-		t.Errorf("queries %q, want the row count, then the sample pass counting the columns", tr.sql)
+	if len(tr.queries) != 3 || !strings.HasSuffix(tr.queries[1], "count(*)::text\n] FROM "+(pgx.Identifier{schema, tbl.Name}).Sanitize()) ||
+		!strings.Contains(tr.queries[2], "ARRAY[count(*)::text, count(c0)::text") {
+		t.Errorf("queries %q, want the row count, then the sample pass counting the columns", tr.queries)
 	}
 }
 
@@ -207,13 +195,11 @@ func TestSampledProfileEmptySampleIsRunExactly(t *testing.T) {
 	schema := srv.schema(t)
 	name := pgx.Identifier{schema, "few"}.Sanitize()
 	srv.exec(t, "CREATE TABLE "+name+" AS SELECT g AS id, NULL::int AS n FROM generate_series(1, 8) g")
-	old := SampleTarget
-	SampleTarget = 3
-	defer func() { SampleTarget = old }()
+	setSampleTarget(t, 3)
 	if rows := srv.sampledRows(t, schema, "few", []string{"id"}, 2, 8); len(rows) != 0 {
 		t.Fatalf("the seed's sample of the one page reads %d rows; this test needs a sample reading none", len(rows))
 	}
-	tr := &sqlTracer{}
+	tr := &tracer{}
 	p, err := srv.openSampled(t, schema, tr).Profile(context.Background(), "few", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -242,14 +228,12 @@ func TestSampledProfileOfAViewIsExact(t *testing.T) {
 	tbl := oracleTable(20_000, 19)
 	srv.create(t, schema, tbl)
 	srv.exec(t, "CREATE VIEW "+(pgx.Identifier{schema, "v"}).Sanitize()+" AS SELECT * FROM "+(pgx.Identifier{schema, tbl.Name}).Sanitize())
-	old := SampleTarget
-	SampleTarget = 3_000
-	defer func() { SampleTarget = old }()
+	setSampleTarget(t, 3_000)
 	exact, err := srv.open(t, schema, nil).Profile(context.Background(), "v", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := srv.openSampled(t, schema, &sqlTracer{}).Profile(context.Background(), "v", nil)
+	got, err := srv.openSampled(t, schema, &tracer{}).Profile(context.Background(), "v", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
