@@ -20,6 +20,7 @@ func FuzzSourceSettings(f *testing.F) {
 	f.Add("gcs", []byte(`{"bucket":"b","service_account_json":{"type":"service_account"}}`), []byte(`null`))
 	f.Add("snowflake", []byte(`{"account":"a","warehouse":"w","database":"d","schema":"s","username":"u","password":"p","private_key":"k"}`), []byte(`{"shema":1}`))
 	f.Add("bigquery", []byte(`[1,2]`), []byte(`"x"`))
+	f.Add("postgresql", []byte(`{"host":"h","database":"d","username":"u"}`), []byte(`{"profile_mode":" SAMPLED ","schema":null}`))
 	f.Add("s3", []byte(`{"bucket":"b","port":1e400}`), []byte(`{"schema":"`+strings.Repeat("s", 200)+`"}`))
 	f.Fuzz(func(t *testing.T, kind string, creds, config []byte) {
 		parsed, err := ParseCredentials(creds)
@@ -31,6 +32,15 @@ func FuzzSourceSettings(f *testing.F) {
 		if err != nil {
 			badRequest(t, err)
 			return
+		}
+		// The same object as an update of a stored config: refused the
+		// same way, or a config whose mode is one DQS knows.
+		if u, err := ParseConfigUpdate(config); err != nil {
+			badRequest(t, err)
+		} else if c, err := (Config{Schema: "sales", ProfileMode: ProfileSampled}).With(u); err != nil {
+			badRequest(t, err)
+		} else if c.ProfileMode != "" && c.ProfileMode != ProfileSampled {
+			t.Fatalf("update %q gave profile mode %q", config, c.ProfileMode)
 		}
 		st := Settings{Type: kind, Credentials: Given(parsed), Config: cfg}
 		if err := st.Check(); err != nil {
