@@ -292,3 +292,52 @@ func TestRealWorldTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestRealWorldTargetsAtEqualRecall: our false alerts must also be at
+// most half of what each z-score raises at the threshold matching our
+// recall; a z-score no threshold brings to our recall sets no bound.
+func TestRealWorldTargetsAtEqualRecall(t *testing.T) {
+	synthetic := &Suite{tallies: map[cell]*Tally{
+		{Overall, Detectors[0].Name, anomaly.Medium}: {Anomalies: 10, Detected: 10, Judged: 1000, Delays: []int{0}},
+	}}
+	tally := func(detected, false int) *Tally {
+		return &Tally{Anomalies: 100, Detected: detected, False: false, Judged: 10_000}
+	}
+	r := &Report{Synthetic: synthetic, Real: &Suite{tallies: map[cell]*Tally{
+		{Overall, Detectors[0].Name, anomaly.Medium}: tally(64, 33),
+		{Overall, PlainZ, anomaly.Medium}:            tally(68, 138),
+		{Overall, PeersZ, anomaly.Medium}:            tally(58, 43),
+	}}}
+	r.Matched = []Matched{{PlainZ, 3.2, *tally(64, 99)}, {PeersZ, math.NaN(), Tally{}}}
+	if f := r.Failures(); len(f) != 0 {
+		t.Errorf("failures %q", f)
+	}
+	r.Matched[0].Tally = *tally(64, 60)
+	if f := r.Failures(); len(f) != 1 || !strings.Contains(f[0], "at equal recall") {
+		t.Errorf("failures %q, want one at equal recall", f)
+	}
+}
+
+// TestMatchRecall: the threshold matching a recall is the largest of the
+// sweep that still finds the anomalies, and the tally is the z-score's
+// there.
+func TestMatchRecall(t *testing.T) {
+	var pts []anomaly.Point
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 40 {
+		v := 10.0 + float64(i%2)
+		if i == 30 {
+			v = 12 // about 2.9 deviations above the 30 values before it
+		}
+		pts = append(pts, anomaly.Point{At: at.AddDate(0, 0, i), Value: v})
+	}
+	s := Series{Points: pts, Windows: []Window{{30, 30}}}
+	z := zScores(s, false)[30]
+	m := matchRecall([]Series{s}, PlainZ, false, 1)
+	if want := 2 + 0.05*math.Floor((z-2)/0.05); math.Abs(m.Threshold-want) > 1e-9 || m.Tally.Detected != 1 || m.Tally.False != 0 {
+		t.Errorf("matched %+v, want threshold %.2f (the spike scores %.3f) with the spike found and nothing else", m, want, z)
+	}
+	if m := matchRecall([]Series{{Points: pts[:20], Windows: []Window{{15, 15}}}}, PlainZ, false, 1); !math.IsNaN(m.Threshold) {
+		t.Errorf("a recall no threshold reaches matched %+v", m)
+	}
+}

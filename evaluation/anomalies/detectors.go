@@ -53,12 +53,17 @@ func ours(s Series, sens anomaly.Sensitivity) []bool {
 // zscore alerts when a value is at least zThreshold sample standard
 // deviations from the mean of the trailing zWindow values, which end at
 // the value when inclusive and just before it otherwise. Scans before
-// anomaly.WarmUp are not judged, as for ours. A window with no spread
-// alerts on any other value (infinitely far); an inclusive one cannot
-// have any.
+// anomaly.WarmUp are not judged, as for ours.
 func zscore(s Series, sens anomaly.Sensitivity, inclusive bool) []bool {
-	k := zThreshold(sens)
-	out := make([]bool, len(s.Points))
+	return zAlerts(zScores(s, inclusive), zThreshold(sens))
+}
+
+// zScores is each point's distance from the mean of its trailing window
+// in standard deviations (see zscore): 0 before anomaly.WarmUp, and for a
+// value equal to a window with no spread; +Inf for any other value of
+// such a window (infinitely far; an inclusive one cannot have any).
+func zScores(s Series, inclusive bool) []float64 {
+	out := make([]float64, len(s.Points))
 	for i := anomaly.WarmUp; i < len(s.Points); i++ {
 		from, to := max(0, i-zWindow), i
 		if inclusive {
@@ -69,8 +74,21 @@ func zscore(s Series, sens anomaly.Sensitivity, inclusive bool) []bool {
 			w = append(w, p.Value)
 		}
 		mean, sd := meanSD(w)
-		x := s.Points[i].Value
-		out[i] = (sd == 0 && x != mean) || (sd > 0 && math.Abs(x-mean)/sd >= k)
+		switch x := s.Points[i].Value; {
+		case sd > 0:
+			out[i] = math.Abs(x-mean) / sd
+		case x != mean:
+			out[i] = math.Inf(1)
+		}
+	}
+	return out
+}
+
+// zAlerts alerts where a score reaches the threshold k.
+func zAlerts(scores []float64, k float64) []bool {
+	out := make([]bool, len(scores))
+	for i, z := range scores {
+		out[i] = z > 0 && z >= k
 	}
 	return out
 }

@@ -40,7 +40,9 @@
 // series, a recall of at least RealRecallShare (80%) of its recall with at
 // most RealFalseShare (50%) of its false alerts per 100 points, and against
 // the peers' z-score (zscore, window holding the value) at least its recall
-// with at most its false alerts.
+// with at most its false alerts; and at equal recall (each z-score at the
+// largest threshold at which it still finds as many anomalies, Matched),
+// at most RealFalseShare of the false alerts of either.
 //
 // TestDiagnoseRealWorld explains the real-world table (per source: how
 // much each value says of the next, the windows each detector caught per
