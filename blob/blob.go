@@ -24,14 +24,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 )
 
-// ErrNotFound is returned (possibly wrapped; test with errors.Is) by Open and
-// Stat when no object exists at the key.
+// ErrNotFound is returned (possibly wrapped; test with errors.Is) by Open,
+// OpenRange and Stat when no object exists at the key.
 var ErrNotFound = errors.New("blob: object not found")
 
 // ErrInvalidKey is returned (wrapped; test with errors.Is) when a key is not
@@ -71,6 +72,15 @@ type Store interface {
 	// Open streams the object; ErrNotFound (errors.Is) when missing. The
 	// caller must Close the reader.
 	Open(ctx context.Context, key string) (io.ReadCloser, error)
+	// OpenRange streams length bytes of the object from byte offset;
+	// length < 0 streams to the end. A range running past the end stops
+	// at the end. An offset at or beyond the end, and length 0, give an
+	// empty stream (its first Read returns io.EOF), never an error; the
+	// object must still exist (ErrNotFound otherwise, as Open). A
+	// negative offset is an error. The caller must Close the reader.
+	// It lets a reader that needs only part of a stored file (the first
+	// rows of a CSV, a Parquet footer and column chunks) fetch just that.
+	OpenRange(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error)
 	// Stat returns the object's metadata; ErrNotFound when missing.
 	Stat(ctx context.Context, key string) (Info, error)
 	// Delete removes the object; a missing object is not an error (already
@@ -275,3 +285,54 @@ func (c *CountingReader) Read(p []byte) (int, error) {
 	c.N += int64(n)
 	return n, err
 }
+
+// CheckRange validates OpenRange arguments for drivers: a negative offset is
+// an error. It returns the length to request, with length < 0 (to the end)
+// normalised to -1, and a length whose end would overflow int64 (past any
+// object's end) turned into -1 too, since both mean the same range.
+func CheckRange(offset, length int64) (int64, error) {
+	if offset < 0 {
+		return 0, fmt.Errorf("blob: negative range offset %d", offset)
+	}
+	if length < 0 || length > math.MaxInt64-offset {
+		return -1, nil
+	}
+	return length, nil
+}
+
+// Section returns rc's stream with its first skip bytes discarded (lazily,
+// on the first Read) and cut after n bytes (n < 0: to the end); Close closes
+// rc. Drivers use it to trim a stream that holds more than the range asked
+// for, e.g. a server that answered a range request with the whole object.
+func Section(rc io.ReadCloser, skip, n int64) io.ReadCloser {
+	return &section{rc: rc, skip: skip, left: n}
+}
+
+type section struct {
+	rc   io.ReadCloser
+	skip int64
+	left int64 // < 0: unlimited
+}
+
+func (s *section) Read(p []byte) (int, error) {
+	if s.skip > 0 {
+		k, err := io.CopyN(io.Discard, s.rc, s.skip)
+		s.skip -= k
+		if err != nil {
+			return 0, err // io.EOF when the stream ends before the range
+		}
+	}
+	if s.left == 0 {
+		return 0, io.EOF
+	}
+	if s.left > 0 && int64(len(p)) > s.left {
+		p = p[:s.left]
+	}
+	n, err := s.rc.Read(p)
+	if s.left > 0 {
+		s.left -= int64(n)
+	}
+	return n, err
+}
+
+func (s *section) Close() error { return s.rc.Close() }

@@ -3,9 +3,12 @@ package blob_test
 import (
 	"context"
 	"errors"
+	"io"
+	"math"
 	"mime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/dqs/dqs/blob"
 )
@@ -121,5 +124,51 @@ func TestContextReader(t *testing.T) {
 	cancel()
 	if _, err := r.Read(buf); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Read after cancel = %v", err)
+	}
+}
+
+func TestCheckRange(t *testing.T) {
+	for _, c := range []struct{ off, n, want int64 }{
+		{0, -1, -1}, {5, -7, -1}, {0, 0, 0}, {3, 10, 10},
+		{0, math.MaxInt64, math.MaxInt64}, {1, math.MaxInt64, -1}, {math.MaxInt64, 1, -1},
+	} {
+		if got, err := blob.CheckRange(c.off, c.n); err != nil || got != c.want {
+			t.Errorf("CheckRange(%d, %d) = %d, %v; want %d", c.off, c.n, got, err, c.want)
+		}
+	}
+	if _, err := blob.CheckRange(-1, 5); err == nil {
+		t.Error("CheckRange accepted a negative offset")
+	}
+}
+
+type closeCounter struct {
+	io.Reader
+	closed int
+}
+
+func (c *closeCounter) Close() error { c.closed++; return nil }
+
+func TestSection(t *testing.T) {
+	const s = "0123456789"
+	for _, c := range []struct {
+		skip, n int64
+		want    string
+	}{
+		{0, -1, s}, {0, 4, "0123"}, {3, 4, "3456"}, {8, 10, "89"}, {7, -1, "789"},
+		{10, -1, ""}, {12, 3, ""}, {2, 0, ""},
+	} {
+		rc := &closeCounter{Reader: iotest.OneByteReader(strings.NewReader(s))}
+		r := blob.Section(rc, c.skip, c.n)
+		got, err := io.ReadAll(r)
+		if err != nil || string(got) != c.want {
+			t.Errorf("Section(%d, %d) = %q, %v; want %q", c.skip, c.n, got, err, c.want)
+		}
+		if n, err := r.Read(make([]byte, 4)); n != 0 || err != io.EOF {
+			t.Errorf("Section(%d, %d): Read after end = %d, %v", c.skip, c.n, n, err)
+		}
+		r.Close()
+		if rc.closed != 1 {
+			t.Errorf("Section(%d, %d): underlying Close called %d times", c.skip, c.n, rc.closed)
+		}
 	}
 }

@@ -107,16 +107,18 @@ func (s *Service) Preview(ctx context.Context, orgID, id string, in PreviewInput
 	if err != nil {
 		return nil, none, err
 	}
-	local, err := storedfile.Download(ctx, s.Blobs, s.Spool, f.StorageKey, f.FileName, nil)
+	// The first rows only: read where the file is stored, by ranges,
+	// rather than copied whole first (but JSON, read whole anyway).
+	stored, err := storedfile.OpenHead(ctx, s.Blobs, s.Spool, f.StorageKey, f.FileName)
 	if err != nil {
 		return nil, none, err
 	}
-	defer local.Close()
+	defer stored.Close()
 	d, err := storedfile.Dialect(j, f)
 	if err != nil {
 		return nil, none, errs.Conflict("%s", err.Error())
 	}
-	r, err := local.Open(d, 0)
+	r, err := stored.Open(d, 0)
 	if err != nil {
 		return nil, none, errs.Conflict("file %d cannot be read: %s", f.ID, err.Error())
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"runtime"
 	"strings"
@@ -65,28 +66,34 @@ func (p *patternReader) Read(b []byte) (int, error) {
 // VerifyPattern reads r to EOF and checks it equals Pattern(seed, size),
 // reporting the first differing offset. Memory use is one buffer.
 func VerifyPattern(r io.Reader, seed uint64, size int64) error {
+	return verifyPatternAt(r, seed, 0, size)
+}
+
+// verifyPatternAt reads r to EOF and checks it equals bytes [off, off+n) of
+// a Pattern of seed.
+func verifyPatternAt(r io.Reader, seed uint64, off, n int64) error {
 	buf := make([]byte, 64<<10)
-	var off int64
+	var got int64
 	for {
-		n, err := r.Read(buf)
-		for i := 0; i < n; i++ {
-			if off+int64(i) >= size {
-				return fmt.Errorf("object longer than %d bytes", size)
+		k, err := r.Read(buf)
+		for i := 0; i < k; i++ {
+			if got+int64(i) >= n {
+				return fmt.Errorf("object longer than %d bytes", n)
 			}
-			if buf[i] != patternByte(seed, off+int64(i)) {
-				return fmt.Errorf("content differs at offset %d", off+int64(i))
+			if buf[i] != patternByte(seed, off+got+int64(i)) {
+				return fmt.Errorf("content differs at offset %d", off+got+int64(i))
 			}
 		}
-		off += int64(n)
+		got += int64(k)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("read at offset %d: %w", off, err)
+			return fmt.Errorf("read at offset %d: %w", off+got, err)
 		}
 	}
-	if off != size {
-		return fmt.Errorf("object is %d bytes, want %d", off, size)
+	if got != n {
+		return fmt.Errorf("object is %d bytes, want %d", got, n)
 	}
 	return nil
 }
@@ -126,6 +133,12 @@ func Run(t *testing.T, newStore func(t *testing.T) blob.Store) {
 		defer rc.Close()
 		if err := VerifyPattern(rc, 1, LargeSize); err != nil {
 			t.Fatalf("Open content: %v", err)
+		}
+	})
+
+	t.Run("OpenRange", func(t *testing.T) {
+		if err := checkOpenRange(ctx, newStore(t)); err != nil {
+			t.Fatal(err)
 		}
 	})
 
@@ -320,6 +333,9 @@ func Run(t *testing.T, newStore func(t *testing.T) blob.Store) {
 			if _, err := s.Open(ctx, key); !errors.Is(err, blob.ErrInvalidKey) {
 				t.Errorf("Open(%q): err = %v, want ErrInvalidKey", key, err)
 			}
+			if _, err := s.OpenRange(ctx, key, 0, 1); !errors.Is(err, blob.ErrInvalidKey) {
+				t.Errorf("OpenRange(%q): err = %v, want ErrInvalidKey", key, err)
+			}
 			if _, err := s.Stat(ctx, key); !errors.Is(err, blob.ErrInvalidKey) {
 				t.Errorf("Stat(%q): err = %v, want ErrInvalidKey", key, err)
 			}
@@ -362,6 +378,93 @@ func Run(t *testing.T, newStore func(t *testing.T) blob.Store) {
 			}
 		}
 	})
+}
+
+// checkOpenRange is the OpenRange part of the suite, written as a function
+// returning the failures (joined) so the suite's own tests can show that it
+// catches drivers getting ranges wrong.
+func checkOpenRange(ctx context.Context, s blob.Store) error {
+	const seed, size = 11, LargeSize
+	large, err := blob.OrgKey("acme", "ranges", "large.parquet")
+	if err != nil {
+		return err
+	}
+	empty, _ := blob.OrgKey("acme", "ranges", "empty.csv")
+	missing, _ := blob.OrgKey("acme", "ranges", "missing.csv")
+	if n, err := s.Put(ctx, large, Pattern(seed, size), "application/octet-stream"); err != nil || n != size {
+		return fmt.Errorf("Put large = %d, %v", n, err)
+	}
+	if n, err := s.Put(ctx, empty, strings.NewReader(""), "text/csv"); err != nil || n != 0 {
+		return fmt.Errorf("Put empty = %d, %v", n, err)
+	}
+
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	// Ranges with content: {offset, length, bytes expected}. Offsets and
+	// lengths are odd so they do not line up with pattern words or chunks.
+	for _, c := range []struct{ off, length, want int64 }{
+		{0, 4099, 4099},                    // head: first rows of a CSV
+		{10<<20 + 3, 1<<20 + 7, 1<<20 + 7}, // middle
+		{size - 100003, -1, 100003},        // to the end
+		{size - 8, 12345, 8},               // runs past the end
+		{size - 1, 1, 1},                   // last byte
+		{7, math.MaxInt64, size - 7},       // offset+length overflows int64
+		{size - 3, math.MaxInt64 - 1, 3},   // likewise
+		{0, -1, size},                      // whole object
+		{1, size - 2, size - 2},            // all but the first and last byte
+	} {
+		rc, err := s.OpenRange(ctx, large, c.off, c.length)
+		if err != nil {
+			fail("OpenRange(%s, %d, %d): %v", large, c.off, c.length, err)
+			continue
+		}
+		if err := verifyPatternAt(rc, seed, c.off, c.want); err != nil {
+			fail("OpenRange(%s, %d, %d): %v", large, c.off, c.length, err)
+		}
+		rc.Close()
+	}
+
+	// Empty ranges of existing objects: no error, first Read is io.EOF.
+	for _, c := range []struct {
+		key         string
+		off, length int64
+	}{
+		{large, size, -1}, {large, size, 10}, // offset exactly at the end
+		{large, size + 1000, -1}, {large, size + 1, 5}, // beyond the end
+		{large, 0, 0}, {large, 12345, 0}, {large, size, 0}, // length 0
+		{empty, 0, -1}, {empty, 0, 5}, {empty, 0, 0}, {empty, 3, -1}, {empty, 3, 2},
+	} {
+		rc, err := s.OpenRange(ctx, c.key, c.off, c.length)
+		if err != nil {
+			fail("OpenRange(%s, %d, %d): %v, want an empty stream", c.key, c.off, c.length, err)
+			continue
+		}
+		buf := make([]byte, 16)
+		if n, err := rc.Read(buf); n != 0 || err != io.EOF {
+			fail("OpenRange(%s, %d, %d): first Read = %d, %v; want 0, io.EOF", c.key, c.off, c.length, n, err)
+		}
+		rc.Close()
+	}
+
+	// A missing object is ErrNotFound whatever the range.
+	for _, r := range [][2]int64{{0, -1}, {0, 10}, {5, -1}, {5, 10}, {0, 0}, {size, -1}} {
+		if rc, err := s.OpenRange(ctx, missing, r[0], r[1]); !errors.Is(err, blob.ErrNotFound) {
+			if rc != nil {
+				rc.Close()
+			}
+			fail("OpenRange(%s, %d, %d): err = %v, want ErrNotFound", missing, r[0], r[1], err)
+		}
+	}
+
+	// A negative offset is an error (not "the last bytes").
+	for _, r := range [][2]int64{{-1, -1}, {-1, 10}, {-10, 0}} {
+		if rc, err := s.OpenRange(ctx, large, r[0], r[1]); err == nil {
+			rc.Close()
+			fail("OpenRange(%s, %d, %d) succeeded, want an error", large, r[0], r[1])
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // CheckPutAlloc streams a LargeSize object into s and returns the bytes

@@ -1,6 +1,9 @@
 package gcs_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/url"
 	"strings"
 	"testing"
@@ -103,5 +106,43 @@ func TestNewValidation(t *testing.T) {
 	}
 	if _, err := gcs.New(ctx, gcs.Config{Bucket: "b", CredentialsJSON: []byte(`{"type":"external_account"}`)}); err == nil {
 		t.Error("New accepted non-service-account credentials")
+	}
+}
+
+// TestOpenRangeTranscoded covers decompressive transcoding: GCS (and the
+// emulator) serves an object stored with Content-Encoding gzip decompressed
+// and whole whatever the range, so OpenRange must cut the range out itself.
+func TestOpenRangeTranscoded(t *testing.T) {
+	s, srv := newStore(t, "")
+	plain := strings.Repeat("0123456789abcdef", 64)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(plain))
+	zw.Close()
+	key, _ := blob.OrgKey("acme", "z.csv")
+	srv.CreateObject(fakestorage.Object{
+		ObjectAttrs: fakestorage.ObjectAttrs{BucketName: bucket, Name: key, ContentType: "text/csv", ContentEncoding: "gzip"},
+		Content:     gz.Bytes(),
+	})
+	for _, c := range []struct {
+		off, n int64
+		want   string
+	}{
+		{0, 10, plain[:10]},
+		{5, 7, plain[5:12]},
+		{1000, -1, plain[1000:]},
+		{1020, 100, plain[1020:]},
+		{0, -1, plain},
+	} {
+		rc, err := s.OpenRange(t.Context(), key, c.off, c.n)
+		if err != nil {
+			t.Errorf("OpenRange(%d, %d): %v", c.off, c.n, err)
+			continue
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || string(got) != c.want {
+			t.Errorf("OpenRange(%d, %d) = %q, %v; want %q", c.off, c.n, got, err, c.want)
+		}
 	}
 }

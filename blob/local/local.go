@@ -225,6 +225,43 @@ func (s *Store) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return s.open(key, name)
+}
+
+// OpenRange opens the object as Open does, seeks to offset and limits the
+// stream to length bytes. Seeking past the end of a regular file is allowed
+// and its reads then return io.EOF, so an offset at or beyond the end gives
+// an empty stream.
+func (s *Store) OpenRange(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error) {
+	name, err := s.name(key)
+	if err != nil {
+		return nil, err
+	}
+	length, err = blob.CheckRange(offset, length)
+	if err != nil {
+		return nil, fmt.Errorf("blob/local: open %q: %w", key, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := s.open(key, name)
+	if err != nil {
+		return nil, err
+	}
+	if offset > 0 {
+		if _, err := f.Seek(offset, io.SeekStart); err != nil {
+			_ = f.Close()
+			return nil, fmt.Errorf("blob/local: open %q: seek: %w", key, err)
+		}
+	}
+	if length < 0 {
+		return f, nil
+	}
+	return blob.Section(f, 0, length), nil
+}
+
+// open opens the regular file name (the checked path of key).
+func (s *Store) open(key, name string) (*os.File, error) {
 	f, err := s.root.Open(name)
 	if err != nil {
 		return nil, mapErr(key, err)

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"time"
 
@@ -180,6 +181,67 @@ func (s *Store) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 		return nil, mapErr("open", key, err)
 	}
 	return out.Body, nil
+}
+
+// OpenRange streams part of the object with a ranged GET ("bytes=off-" or
+// "bytes=off-end"). The whole object (offset 0, to the end) is asked for
+// without a Range header, since S3 refuses any range on an empty object.
+// S3 answers 416 InvalidRange for a range starting at or after the end (and
+// for any range of an empty object); that becomes an empty stream once a
+// HEAD has shown the object exists. Length 0 is just that HEAD.
+func (s *Store) OpenRange(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error) {
+	k, err := s.objectKey(key)
+	if err != nil {
+		return nil, err
+	}
+	length, err = blob.CheckRange(offset, length)
+	if err != nil {
+		return nil, fmt.Errorf("blob/s3: open %q: %w", key, err)
+	}
+	if length == 0 {
+		return s.empty(ctx, key, k)
+	}
+	in := &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(k)}
+	switch {
+	case length < 0 && offset == 0:
+		// The whole object: no Range.
+	case length < 0:
+		in.Range = aws.String(fmt.Sprintf("bytes=%d-", offset))
+	default:
+		in.Range = aws.String(fmt.Sprintf("bytes=%d-%d", offset, offset+length-1))
+	}
+	out, err := s.client.GetObject(ctx, in)
+	if err != nil {
+		if ctx.Err() == nil && notSatisfiable(err) {
+			return s.empty(ctx, key, k)
+		}
+		return nil, mapErr("open", key, err)
+	}
+	if in.Range != nil && aws.ToString(out.ContentRange) == "" {
+		// The server ignored the Range and sent the whole object.
+		return blob.Section(out.Body, offset, length), nil
+	}
+	return out.Body, nil
+}
+
+// empty returns an empty stream if the object exists (HEAD).
+func (s *Store) empty(ctx context.Context, key, k string) (io.ReadCloser, error) {
+	_, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(k)})
+	if err != nil {
+		return nil, mapErr("open", key, err)
+	}
+	return http.NoBody, nil
+}
+
+// notSatisfiable reports S3's answer to a range starting at or beyond the
+// object's end: 416 InvalidRange.
+func notSatisfiable(err error) bool {
+	var re interface{ HTTPStatusCode() int }
+	if errors.As(err, &re) && re.HTTPStatusCode() == http.StatusRequestedRangeNotSatisfiable {
+		return true
+	}
+	var ae smithy.APIError
+	return errors.As(err, &ae) && ae.ErrorCode() == "InvalidRange"
 }
 
 // Stat issues a HEAD request.

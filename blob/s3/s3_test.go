@@ -6,7 +6,9 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -154,5 +156,50 @@ func TestMissingBucket(t *testing.T) {
 	}
 	if _, err := s.Put(t.Context(), key, strings.NewReader("x"), ""); err == nil {
 		t.Errorf("Put in missing bucket succeeded")
+	}
+}
+
+// TestOpenRangeIgnoredByServer covers an S3-compatible server that ignores
+// the Range header and answers 200 with the whole object: OpenRange must
+// still return just the range.
+func TestOpenRangeIgnoredByServer(t *testing.T) {
+	emulators.IsolateAWSEnv(t)
+	const content = "0123456789abcdefghij"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(content)))
+		w.WriteHeader(http.StatusOK)
+		if r.Method == http.MethodGet {
+			io.WriteString(w, content)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	s, err := blobs3.New(t.Context(), blobs3.Config{
+		Bucket: "b", Region: "us-east-1", Endpoint: srv.URL,
+		AccessKeyID: "a", SecretAccessKey: "b", UsePathStyle: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := blob.OrgKey("acme", "f.csv")
+	for _, c := range []struct {
+		off, n int64
+		want   string
+	}{
+		{0, 4, content[:4]},
+		{3, 5, content[3:8]},
+		{15, -1, content[15:]},
+		{18, 10, content[18:]},
+		{0, -1, content},
+	} {
+		rc, err := s.OpenRange(t.Context(), key, c.off, c.n)
+		if err != nil {
+			t.Errorf("OpenRange(%d, %d): %v", c.off, c.n, err)
+			continue
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || string(got) != c.want {
+			t.Errorf("OpenRange(%d, %d) = %q, %v; want %q", c.off, c.n, got, err, c.want)
+		}
 	}
 }
