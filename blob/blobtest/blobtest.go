@@ -564,3 +564,28 @@ func (h *hookReader) Read(p []byte) (int, error) {
 type errReader struct{ err error }
 
 func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// RangeRead is an OpenRange call and the bytes it must give.
+type RangeRead struct {
+	Offset, Length int64
+	Want           string
+}
+
+// CheckRangeReads checks each OpenRange of key on s against its bytes,
+// for a driver's own cases (a server that ignores ranges, an object GCS
+// serves decompressed).
+func CheckRangeReads(t *testing.T, s blob.Store, key string, reads []RangeRead) {
+	t.Helper()
+	for _, c := range reads {
+		rc, err := s.OpenRange(t.Context(), key, c.Offset, c.Length)
+		if err != nil {
+			t.Errorf("OpenRange(%d, %d): %v", c.Offset, c.Length, err)
+			continue
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || string(got) != c.Want {
+			t.Errorf("OpenRange(%d, %d) = %q, %v; want %q", c.Offset, c.Length, got, err, c.Want)
+		}
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"google.golang.org/api/option"
 
 	"github.com/dqs/dqs/blob"
+	"github.com/dqs/dqs/internal/rangeio"
 )
 
 var _ blob.Store = (*Store)(nil)
@@ -214,7 +215,7 @@ func (s *Store) OpenRange(ctx context.Context, key string, offset, length int64)
 		return nil, mapErr("open", key, err)
 	}
 	if r.Attrs.Decompressed || r.Attrs.StartOffset != offset || (length >= 0 && (r.Remain() < 0 || r.Remain() > length)) {
-		return blob.Section(r, max(0, offset-r.Attrs.StartOffset), length), nil
+		return rangeio.Cut(r, max(0, offset-r.Attrs.StartOffset), length), nil
 	}
 	return r, nil
 }

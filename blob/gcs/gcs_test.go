@@ -3,7 +3,6 @@ package gcs_test
 import (
 	"bytes"
 	"compress/gzip"
-	"io"
 	"net/url"
 	"strings"
 	"testing"
@@ -124,25 +123,11 @@ func TestOpenRangeTranscoded(t *testing.T) {
 		ObjectAttrs: fakestorage.ObjectAttrs{BucketName: bucket, Name: key, ContentType: "text/csv", ContentEncoding: "gzip"},
 		Content:     gz.Bytes(),
 	})
-	for _, c := range []struct {
-		off, n int64
-		want   string
-	}{
-		{0, 10, plain[:10]},
-		{5, 7, plain[5:12]},
-		{1000, -1, plain[1000:]},
-		{1020, 100, plain[1020:]},
-		{0, -1, plain},
-	} {
-		rc, err := s.OpenRange(t.Context(), key, c.off, c.n)
-		if err != nil {
-			t.Errorf("OpenRange(%d, %d): %v", c.off, c.n, err)
-			continue
-		}
-		got, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil || string(got) != c.want {
-			t.Errorf("OpenRange(%d, %d) = %q, %v; want %q", c.off, c.n, got, err, c.want)
-		}
-	}
+	blobtest.CheckRangeReads(t, s, key, []blobtest.RangeRead{
+		{Offset: 0, Length: 10, Want: plain[:10]},
+		{Offset: 5, Length: 7, Want: plain[5:12]},
+		{Offset: 1000, Length: -1, Want: plain[1000:]},
+		{Offset: 1020, Length: 100, Want: plain[1020:]},
+		{Offset: 0, Length: -1, Want: plain},
+	})
 }

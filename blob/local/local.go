@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/dqs/dqs/blob"
+	"github.com/dqs/dqs/internal/rangeio"
 )
 
 var _ blob.Store = (*Store)(nil)
@@ -257,7 +258,7 @@ func (s *Store) OpenRange(ctx context.Context, key string, offset, length int64)
 	if length < 0 {
 		return f, nil
 	}
-	return blob.Section(f, 0, length), nil
+	return rangeio.Cut(f, 0, length), nil
 }
 
 // open opens the regular file name (the checked path of key).

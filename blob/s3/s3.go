@@ -31,6 +31,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/dqs/dqs/blob"
+	"github.com/dqs/dqs/internal/rangeio"
 )
 
 var _ blob.Store = (*Store)(nil)
@@ -219,7 +220,7 @@ func (s *Store) OpenRange(ctx context.Context, key string, offset, length int64)
 	}
 	if in.Range != nil && aws.ToString(out.ContentRange) == "" {
 		// The server ignored the Range and sent the whole object.
-		return blob.Section(out.Body, offset, length), nil
+		return rangeio.Cut(out.Body, offset, length), nil
 	}
 	return out.Body, nil
 }

@@ -181,25 +181,11 @@ func TestOpenRangeIgnoredByServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	key, _ := blob.OrgKey("acme", "f.csv")
-	for _, c := range []struct {
-		off, n int64
-		want   string
-	}{
-		{0, 4, content[:4]},
-		{3, 5, content[3:8]},
-		{15, -1, content[15:]},
-		{18, 10, content[18:]},
-		{0, -1, content},
-	} {
-		rc, err := s.OpenRange(t.Context(), key, c.off, c.n)
-		if err != nil {
-			t.Errorf("OpenRange(%d, %d): %v", c.off, c.n, err)
-			continue
-		}
-		got, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil || string(got) != c.want {
-			t.Errorf("OpenRange(%d, %d) = %q, %v; want %q", c.off, c.n, got, err, c.want)
-		}
-	}
+	blobtest.CheckRangeReads(t, s, key, []blobtest.RangeRead{
+		{Offset: 0, Length: 4, Want: content[:4]},
+		{Offset: 3, Length: 5, Want: content[3:8]},
+		{Offset: 15, Length: -1, Want: content[15:]},
+		{Offset: 18, Length: 10, Want: content[18:]},
+		{Offset: 0, Length: -1, Want: content},
+	})
 }

@@ -48,6 +48,7 @@ import (
 	"google.golang.org/api/option"
 
 	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/internal/rangeio"
 )
 
 var _ connectors.ObjectSource = (*Source)(nil)
@@ -287,41 +288,10 @@ func (s *Source) Open(ctx context.Context, key string, offset, length int64) (io
 // object is its compressed size.)
 func fromOffset(r *storage.Reader, offset, length int64) io.ReadCloser {
 	if r.Attrs.Decompressed || r.Attrs.StartOffset != offset || (length >= 0 && (r.Remain() < 0 || r.Remain() > length)) {
-		return &rangeOf{r: r, skip: max(0, offset-r.Attrs.StartOffset), left: length}
+		return rangeio.Cut(r, max(0, offset-r.Attrs.StartOffset), length)
 	}
 	return r
 }
-
-// rangeOf is fromOffset's stream: it discards skip bytes of r, then
-// returns left bytes of it (all of them when left < 0).
-type rangeOf struct {
-	r    *storage.Reader
-	skip int64
-	left int64
-}
-
-func (g *rangeOf) Read(p []byte) (int, error) {
-	if g.skip > 0 {
-		n, err := io.CopyN(io.Discard, g.r, g.skip)
-		g.skip -= n
-		if err != nil {
-			return 0, err
-		}
-	}
-	if g.left == 0 {
-		return 0, io.EOF
-	}
-	if g.left > 0 && int64(len(p)) > g.left {
-		p = p[:g.left]
-	}
-	n, err := g.r.Read(p)
-	if g.left > 0 {
-		g.left -= int64(n)
-	}
-	return n, err
-}
-
-func (g *rangeOf) Close() error { return g.r.Close() }
 
 // mapErr turns a library error into a short message wrapping a connectors
 // sentinel. Nothing of the library's message is kept (it may quote the
