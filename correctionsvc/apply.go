@@ -107,9 +107,9 @@ func (s *Service) Preview(ctx context.Context, orgID, id string, in PreviewInput
 	if err != nil {
 		return nil, none, err
 	}
-	// The first rows only: read where the file is stored, by ranges,
-	// rather than copied whole first (but JSON, read whole anyway).
-	stored, err := storedfile.OpenHead(ctx, s.Blobs, s.Spool, f.StorageKey, f.FileName)
+	// Copied whole first: reading by ranges (storedfile.OpenHead) would
+	// show a store's failures as a bad file, until they are told apart.
+	stored, err := storedfile.Download(ctx, s.Blobs, s.Spool, f.StorageKey, f.FileName, nil)
 	if err != nil {
 		return nil, none, err
 	}
