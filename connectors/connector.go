@@ -125,12 +125,6 @@ type Connector interface {
 // one of its objects a file the readers take, read by ranges.
 type ObjectSource interface {
 	Connector
-	RangeOpener
-}
-
-// RangeOpener reads parts of objects: an ObjectSource, or DQS's own blob
-// storage (storedfile.Remote).
-type RangeOpener interface {
 	// Open streams length bytes of one object listed by List from byte
 	// offset; key is Table.Name. length < 0 streams to the end of the
 	// object; offset 0 with length < 0 is the whole object. A range

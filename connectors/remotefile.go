@@ -14,8 +14,7 @@ import (
 // DefaultIdleTimeout is how long a read waits for an object's next bytes.
 const DefaultIdleTimeout = time.Minute
 
-// RemoteFile is an object of an ObjectSource (or any RangeOpener) as a
-// file the readers take
+// RemoteFile is an object of an ObjectSource as a file the readers take
 // (readers.File: io.Reader, io.ReaderAt, io.Seeker), read from the store
 // by ranges and never written to disk.
 //
@@ -46,7 +45,7 @@ type RemoteFile struct {
 	IdleTimeout time.Duration
 
 	ctx  context.Context
-	src  RangeOpener
+	src  ObjectSource
 	key  string
 	size int64
 
@@ -67,7 +66,7 @@ type RemoteFile struct {
 // (the object's size from the listing; a negative one is 0). Every Open
 // it sends to src uses ctx, whose end stops the reads. It opens nothing
 // until read.
-func NewRemoteFile(ctx context.Context, src RangeOpener, key string, size int64) *RemoteFile {
+func NewRemoteFile(ctx context.Context, src ObjectSource, key string, size int64) *RemoteFile {
 	return &RemoteFile{ctx: ctx, src: src, key: key, size: max(0, size)}
 }
 

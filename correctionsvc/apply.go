@@ -107,18 +107,16 @@ func (s *Service) Preview(ctx context.Context, orgID, id string, in PreviewInput
 	if err != nil {
 		return nil, none, err
 	}
-	// Copied whole first: reading by ranges (storedfile.OpenHead) would
-	// show a store's failures as a bad file, until they are told apart.
-	stored, err := storedfile.Download(ctx, s.Blobs, s.Spool, f.StorageKey, f.FileName, nil)
+	local, err := storedfile.Download(ctx, s.Blobs, s.Spool, f.StorageKey, f.FileName, nil)
 	if err != nil {
 		return nil, none, err
 	}
-	defer stored.Close()
+	defer local.Close()
 	d, err := storedfile.Dialect(j, f)
 	if err != nil {
 		return nil, none, errs.Conflict("%s", err.Error())
 	}
-	r, err := stored.Open(d, 0)
+	r, err := local.Open(d, 0)
 	if err != nil {
 		return nil, none, errs.Conflict("file %d cannot be read: %s", f.ID, err.Error())
 	}

@@ -172,7 +172,7 @@ func Open(f File, name string, opt Options) (Reader, error) {
 	if err := opt.CSV.validate(); err != nil {
 		return nil, err
 	}
-	format, err := DetectFormat(f, name)
+	format, err := detectFormat(f, name)
 	if err != nil {
 		return nil, err
 	}
@@ -222,10 +222,7 @@ func compressedAs(head []byte, name string) string {
 	return ""
 }
 
-// DetectFormat is the format Open reads f (named name) in: by its
-// content's signature, then its name's extension, then its first bytes.
-// A compressed file is an error (ErrUnsupported).
-func DetectFormat(f File, name string) (Format, error) {
+func detectFormat(f File, name string) (Format, error) {
 	ext := strings.ToLower(filepath.Ext(name))
 	head := make([]byte, 512)
 	n, err := f.ReadAt(head, 0)

@@ -1,24 +1,20 @@
 // Package storedfile reads a file DQS stored (an upload, or a corrected
 // copy) back the way its analysis reads it: copied from blob storage to a
 // local spool file (Parquet needs random access, and a local copy reads
-// at disk speed), or, for a reader that needs only part of it, read where
-// it is stored by ranges (Remote); and opened as records with the dialect
-// its job and its upload declared (null tokens, CSV options). The analysis, the
+// at disk speed), and opened as records with the dialect its job and its
+// upload declared (null tokens, CSV options). The analysis, the
 // corrections and the suggestions all go through it, so the rows a fix is
 // computed on are the rows the profile counted.
 package storedfile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sync"
 
 	"github.com/dqs/dqs/analysis"
 	"github.com/dqs/dqs/blob"
-	"github.com/dqs/dqs/connectors"
 	"github.com/dqs/dqs/models"
 	"github.com/dqs/dqs/readers"
 	"github.com/dqs/dqs/records"
@@ -127,108 +123,10 @@ func Dialect(j *models.Job, f *models.File) (analysis.Dialect, error) {
 func (l *Local) Open(d analysis.Dialect, memoryBudget int64) (records.Reader, error) {
 	// A section of the file's true size: Parquet finds its footer from
 	// the end.
-	return openRecords(io.NewSectionReader(l.File, 0, l.Size), l.Name, d, memoryBudget)
-}
-
-// openRecords opens f's rows as Local.Open says.
-func openRecords(f readers.File, name string, d analysis.Dialect, memoryBudget int64) (records.Reader, error) {
-	r, err := readers.Open(f, name, readers.Options{CSV: d.CSV, MemoryBudget: memoryBudget})
+	sr := io.NewSectionReader(l.File, 0, l.Size)
+	r, err := readers.Open(sr, l.Name, readers.Options{CSV: d.CSV, MemoryBudget: memoryBudget})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", analysis.ErrBadInput, err)
 	}
 	return r, nil
-}
-
-// Remote is a stored file read where it is stored, by ranges
-// (blob.Store.OpenRange), never copied: for readers that need only part
-// of it, such as a preview's first rows (the head of a CSV file, the
-// footer and first row group of a Parquet one), which a Download would
-// make wait for the whole file. Close ends its reads.
-type Remote struct {
-	// Name is the file's name (its extension tells the format).
-	Name string
-	// Size is its size in bytes, as stored.
-	Size int64
-
-	ctx   context.Context
-	blobs blob.Store
-	key   string
-	mu    sync.Mutex
-	files []*connectors.RemoteFile
-}
-
-// OpenRemote is the stored file at key, named name, read by ranges with
-// ctx. blob.ErrNotFound is kept in the error's chain.
-func OpenRemote(ctx context.Context, blobs blob.Store, key, name string) (*Remote, error) {
-	info, err := blobs.Stat(ctx, key)
-	if err != nil {
-		return nil, fmt.Errorf("open stored file: %w", err)
-	}
-	return &Remote{Name: name, Size: info.Size, ctx: ctx, blobs: blobs, key: key}, nil
-}
-
-// Open opens the file's rows as Local.Open does, each call over a stream
-// of its own (one ranged read for a CSV file read in order).
-func (r *Remote) Open(d analysis.Dialect, memoryBudget int64) (records.Reader, error) {
-	f := connectors.NewRemoteFile(r.ctx, blobRanges{r.blobs}, r.key, r.Size)
-	r.mu.Lock()
-	r.files = append(r.files, f)
-	r.mu.Unlock()
-	return openRecords(f, r.Name, d, memoryBudget)
-}
-
-// BytesRead is the number of bytes the reads of Open moved from the
-// store so far.
-func (r *Remote) BytesRead() int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var n int64
-	for _, f := range r.files {
-		n += f.BytesRead()
-	}
-	return n
-}
-
-// Close ends every read Open started.
-func (r *Remote) Close() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var errs []error
-	for _, f := range r.files {
-		errs = append(errs, f.Close())
-	}
-	r.files = nil
-	return errors.Join(errs...)
-}
-
-// Source is a stored file opened for its rows: a Local copy or a Remote.
-type Source interface {
-	Open(d analysis.Dialect, memoryBudget int64) (records.Reader, error)
-	Close() error
-}
-
-// OpenHead opens the stored file at key, named name, for a reader of its
-// first rows: where it is stored (Remote) when its format is read from the
-// start (CSV) or by parts (Parquet), and copied to dir first (Download)
-// when it is JSON, which the readers read whole for its columns before
-// they give a row (by ranges, that would move more than the file).
-func OpenHead(ctx context.Context, blobs blob.Store, dir *spool.Dir, key, name string) (Source, error) {
-	remote, err := OpenRemote(ctx, blobs, key, name)
-	if err != nil {
-		return nil, err
-	}
-	f := connectors.NewRemoteFile(ctx, blobRanges{blobs}, key, remote.Size)
-	format, err := readers.DetectFormat(f, name)
-	f.Close()
-	if err != nil || (format != readers.FormatJSON && format != readers.FormatJSONL) {
-		return remote, nil // a format error is the rows' to tell, as for a copy
-	}
-	return Download(ctx, blobs, dir, key, name, nil)
-}
-
-// blobRanges reads a blob store's objects by ranges, for RemoteFile.
-type blobRanges struct{ blobs blob.Store }
-
-func (b blobRanges) Open(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error) {
-	return b.blobs.OpenRange(ctx, key, offset, length)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/dqs/dqs/connectors"
+	"github.com/dqs/dqs/connectors/sqlprofile"
 )
 
 // QuantileNames and QuantileValues are the quantiles Profile reports, the
@@ -389,18 +390,12 @@ func boolRange(trues, nonNull int64) (lo, hi *string) {
 	return &l, &h
 }
 
-// sampleCells bounds the values Profile's second query reads: a table
-// wider than sampleCells/SampleTarget columns is sampled in fewer rows
-// (never fewer than minSampleRows).
-const (
-	sampleCells   = 2_000_000
-	minSampleRows = 1_000
-)
-
 // SampleRows is the number of rows Profile's second query reads from a
-// table of cols columns.
+// table of cols columns: SampleTarget, fewer for a wide table, so that the
+// sample holds at most sqlprofile.SampleCells values (never fewer than
+// sqlprofile.MinSampleRows rows), as the warehouses' samples.
 func SampleRows(cols int) int64 {
-	return min(SampleTarget, max(minSampleRows, sampleCells/int64(max(cols, 1))))
+	return min(SampleTarget, max(sqlprofile.MinSampleRows, sqlprofile.SampleCells/int64(max(cols, 1))))
 }
 
 // SampleSeed is the seed of the sample pass's TABLESAMPLE SYSTEM ...
@@ -408,7 +403,7 @@ func SampleRows(cols int) int64 {
 // the seed and the page number, but the same from one profile to the next
 // for the same pages, so that two scans of an unchanged table report the
 // same estimates (and a test can read the very rows Profile sampled).
-const SampleSeed = 20261127
+const SampleSeed = sqlprofile.SampleSeed
 
 // SamplePercent is the TABLESAMPLE SYSTEM percentage at which the sample
 // pass reads about target of a table's rows rows.

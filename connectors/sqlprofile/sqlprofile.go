@@ -175,7 +175,7 @@ const SampleTarget = 100_000
 
 // SampleSeed is the seed of a sampled profile's block sample wherever the
 // dialect takes one (Snowflake's SAMPLE SYSTEM (p) SEED (n), on tables
-// only), the same as PostgreSQL's (postgresql.SampleSeed, its TABLESAMPLE
+// only), and of PostgreSQL's TABLESAMPLE (postgresql.SampleSeed, its
 // ... REPEATABLE): which blocks a sample draws is random, but the same
 // from one profile to the next while the table is unchanged, so that two
 // scans of an unchanged table report the same estimates and the trends
